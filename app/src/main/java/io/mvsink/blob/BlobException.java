@@ -1,0 +1,12 @@
+package io.mvsink.blob;
+
+/** Base of the blob room's unchecked exceptions. */
+public class BlobException extends RuntimeException {
+    public BlobException(String message) {
+        super(message);
+    }
+
+    public BlobException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,12 @@
+package io.mvsink.blob;
+
+/** No blob at the key. */
+public class BlobNotFoundException extends BlobException {
+    public BlobNotFoundException(String message) {
+        super(message);
+    }
+
+    public BlobNotFoundException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,42 @@
+package io.mvsink.blob;
+
+import java.util.List;
+
+/**
+ * Write-once object storage, the only room that talks to the Azure SDK.
+ *
+ * <p>Every write request sent to storage is counted (that is what storage bills), retries
+ * included. A write that may have happened is never reported as failed-for-sure: see
+ * {@link BlobWriteFailedException} and {@link BlobMaybeWrittenException}.
+ */
+public interface BlobStore extends AutoCloseable {
+
+    /**
+     * Writes {@code data} at {@code key} only if no blob exists there ({@code If-None-Match: *}),
+     * retrying a bounded number of times with backoff. A retry that finds the key taken by an
+     * earlier attempt of this same call with the same bytes counts as success.
+     *
+     * @throws BlobWriteFailedException the blob is certainly not written
+     * @throws BlobMaybeWrittenException retries ran out and the blob may or may not exist
+     * @throws BlobExistsException another writer's blob (different bytes) holds the key
+     */
+    void putIfAbsent(String key, byte[] data);
+
+    /** The blob's bytes; {@link BlobNotFoundException} if there is none. */
+    byte[] get(String key);
+
+    /** Deletes the blob; returns false if there was none. */
+    boolean delete(String key);
+
+    /** The blobs whose keys start with {@code prefix}, in key order. */
+    List<BlobInfo> list(String prefix);
+
+    /** Write requests (PUT and DELETE) sent to storage so far, retries included. */
+    long writeRequests();
+
+    /** Bytes of payload sent by write requests so far, retries included. */
+    long bytesWritten();
+
+    @Override
+    void close();
+}

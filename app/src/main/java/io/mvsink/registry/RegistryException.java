@@ -1,0 +1,12 @@
+package io.mvsink.registry;
+
+/** Base of the registry room's unchecked exceptions. */
+public class RegistryException extends RuntimeException {
+    public RegistryException(String message) {
+        super(message);
+    }
+
+    public RegistryException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,8 @@
+package io.mvsink.registry;
+
+/** The registry could not be reached or failed (5xx): retriable. */
+public class RegistryUnavailableException extends RegistryException {
+    public RegistryUnavailableException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

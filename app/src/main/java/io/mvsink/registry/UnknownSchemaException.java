@@ -1,0 +1,8 @@
+package io.mvsink.registry;
+
+/** The registry answered that the schema id or subject does not exist: the input is bad. */
+public class UnknownSchemaException extends RegistryException {
+    public UnknownSchemaException(String message) {
+        super(message);
+    }
+}
