@@ -1,0 +1,143 @@
+package io.mvsink;
+
+import io.mvsink.batch.BatchBuilder;
+import io.mvsink.batch.PartEncoder;
+import io.mvsink.batch.SoloBatchBuilder;
+import io.mvsink.blob.BlobStore;
+import io.mvsink.config.MvsinkConfig;
+import io.mvsink.metrics.ShardMetrics;
+import io.mvsink.registry.RegistryUnavailableException;
+import io.mvsink.registry.SchemaRegistry;
+import io.mvsink.topology.SinkContext;
+import io.mvsink.topology.SinkTopology;
+import io.mvsink.topology.TopicSetup;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One mvsink application: one shard's Kafka Streams app with its topics, builder and metrics.
+ * Lifecycle: {@link #start()} once, then {@link #close(Duration)}.
+ */
+public final class MvsinkApp implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(MvsinkApp.class);
+
+    private final MvsinkConfig config;
+    private final Dependencies deps;
+    private final SinkTopology.Topics topics;
+    private BatchBuilder builder;
+    private KafkaStreams streams;
+
+    /** The JVM-wide collaborators of the app, injected (tests hand in their own). */
+    public record Dependencies(SchemaRegistry registry, BlobStore blobs, ShardMetrics metrics, Time time) {
+    }
+
+    public MvsinkApp(MvsinkConfig config, Dependencies deps) {
+        this.config = config;
+        this.deps = deps;
+        this.topics = new SinkTopology.Topics(config.correctionsTopic(), config.reportsTopic(),
+            config.consensusTopic(), config.deadLetterTopic());
+    }
+
+    /** Creates or validates the topics, builds the topology and starts the stream threads. */
+    public synchronized void start() {
+        if (streams != null) {
+            throw new IllegalStateException("mvsink app for shard " + config.shard() + " already started");
+        }
+        int partitions;
+        try (Admin admin = Admin.create(clientProps())) {
+            partitions = new TopicSetup(admin).ensure(topics);
+        }
+        builder = new SoloBatchBuilder(deps.blobs(), deps.registry(),
+            new PartEncoder(config.getString(MvsinkConfig.BLOB_CODEC), config.getLong(MvsinkConfig.BLOB_TARGET_BYTES)),
+            config.blobPrefix(), deps.metrics(), config.getInt(MvsinkConfig.BUILDER_THREADS),
+            config.getInt(MvsinkConfig.BUILDER_QUEUE_CAPACITY));
+        SinkContext sink = new SinkContext(config.shard(), config.batchIntervalMs(), partitions,
+            config.getLong(MvsinkConfig.PUNCTUATE_INTERVAL_MS), deps.time(), deps.metrics(), builder, deps.registry());
+        Topology topology = SinkTopology.build(topics, sink);
+        streams = new KafkaStreams(topology, streamsProps());
+        streams.setUncaughtExceptionHandler(e -> {
+            if (rootCause(e) instanceof RegistryUnavailableException) {
+                LOG.warn("shard {}: schema registry unavailable, replacing the stream thread: {}",
+                    config.shard(), rootCause(e).getMessage());
+                return StreamThreadExceptionResponse.REPLACE_THREAD;
+            }
+            LOG.error("shard {}: stream thread failed; shutting the app down", config.shard(), e);
+            return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        });
+        streams.start();
+        LOG.info("shard {}: started over {} partitions of {}", config.shard(), partitions, topics.corrections());
+    }
+
+    public KafkaStreams.State state() {
+        return streams == null ? KafkaStreams.State.CREATED : streams.state();
+    }
+
+    public ShardMetrics metrics() {
+        return deps.metrics();
+    }
+
+    public SinkTopology.Topics topics() {
+        return topics;
+    }
+
+    /** Kafka client settings (bootstrap servers and any streams.* client overrides). */
+    public Map<String, Object> clientProps() {
+        Map<String, Object> props = new HashMap<>(config.streamsOverrides());
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.getString(MvsinkConfig.BOOTSTRAP_SERVERS));
+        props.keySet().retainAll(AdminClientConfig.configNames());
+        return props;
+    }
+
+    Properties streamsProps() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.ByteArraySerde.class);
+        props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.ByteArraySerde.class);
+        props.putAll(config.streamsOverrides());
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.getString(MvsinkConfig.BOOTSTRAP_SERVERS));
+        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.getInt(MvsinkConfig.NUM_STREAM_THREADS));
+        String stateDir = config.getString(MvsinkConfig.STATE_DIR);
+        if (!stateDir.isEmpty()) {
+            props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
+        }
+        return props;
+    }
+
+    /** Stops the stream threads (committing what they did), then the builder; bounded by {@code timeout}. */
+    public synchronized void close(Duration timeout) {
+        if (streams != null) {
+            if (!streams.close(timeout)) {
+                LOG.warn("shard {}: stream threads did not stop within {}", config.shard(), timeout);
+            }
+        }
+        if (builder != null) {
+            builder.close();
+        }
+    }
+
+    @Override
+    public void close() {
+        close(Duration.ofSeconds(30));
+    }
+
+    private static Throwable rootCause(Throwable e) {
+        Throwable cause = e;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+}

@@ -1,0 +1,206 @@
+package io.mvsink.config;
+
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.ValidString;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.types.Password;
+
+import static org.apache.kafka.common.config.ConfigDef.Range.atLeast;
+import static org.apache.kafka.common.config.ConfigDef.Range.between;
+
+/**
+ * Every mvsink option, declared once: name, type, default, validator, documentation and
+ * importance. Options prefixed {@code streams.} are handed to Kafka Streams (and its clients)
+ * unprefixed. Cross-field rules are checked in the constructor; a bad value fails with the
+ * option's name and the reason.
+ */
+public final class MvsinkConfig extends AbstractConfig {
+
+    public static final String APPLICATION_ID = "application.id";
+    public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
+    public static final String CORRECTIONS_TOPIC = "corrections.topic";
+    public static final String SHARD_NAME = "shard.name";
+    public static final String REPORTS_TOPIC = "reports.topic";
+    public static final String CONSENSUS_TOPIC = "consensus.topic";
+    public static final String DEAD_LETTER_TOPIC = "dead.letter.topic";
+    public static final String BATCH_INTERVAL_MS = "batch.interval.ms";
+    public static final String COALESCING_MODE = "coalescing.mode";
+    public static final String NUM_STREAM_THREADS = "num.stream.threads";
+    public static final String STATE_DIR = "state.dir";
+    public static final String PUNCTUATE_INTERVAL_MS = "punctuate.interval.ms";
+    public static final String BLOB_CONNECTION_STRING = "blob.connection.string";
+    public static final String BLOB_CONTAINER = "blob.container";
+    public static final String BLOB_PREFIX = "blob.prefix";
+    public static final String BLOB_TARGET_BYTES = "blob.target.bytes";
+    public static final String BLOB_CODEC = "blob.codec";
+    public static final String BLOB_MAX_ATTEMPTS = "blob.max.attempts";
+    public static final String BUILDER_THREADS = "builder.threads";
+    public static final String BUILDER_QUEUE_CAPACITY = "builder.queue.capacity";
+    public static final String REGISTRY_URL = "schema.registry.url";
+    public static final String REGISTRY_BASIC_AUTH = "schema.registry.basic.auth.user.info";
+    public static final String REGISTRY_TIMEOUT_MS = "schema.registry.request.timeout.ms";
+    public static final String STREAMS_PREFIX = "streams.";
+
+    public static final String MODE_NONE = "none";
+
+    public static final ConfigDef DEFINITION = new ConfigDef()
+        .define(APPLICATION_ID, Type.STRING, "mvsink", new NameValidator(), Importance.HIGH,
+            "Kafka Streams application id; also the default prefix of the topics mvsink creates.")
+        .define(BOOTSTRAP_SERVERS, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+            Importance.HIGH, "Kafka bootstrap servers, host:port[,host:port...].")
+        .define(CORRECTIONS_TOPIC, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+            Importance.HIGH, "The corrections topic to sink (must exist). One corrections topic feeds one shard.")
+        .define(SHARD_NAME, Type.STRING, "", Importance.HIGH,
+            "Name of the shard (letters, digits, '.', '_', '-'); empty means the corrections topic's name.")
+        .define(REPORTS_TOPIC, Type.STRING, "", Importance.MEDIUM,
+            "Topic of batch reports from the tasks to the appender; empty means <application.id>-reports.")
+        .define(CONSENSUS_TOPIC, Type.STRING, "", Importance.MEDIUM,
+            "Compacted topic of compare-and-append records; empty means <application.id>-consensus.")
+        .define(DEAD_LETTER_TOPIC, Type.STRING, "", Importance.MEDIUM,
+            "Topic for bad input, with headers that say why; empty means <application.id>-dead-letter.")
+        .define(BATCH_INTERVAL_MS, Type.LONG, 1000L, between(1L, 86_400_000L), Importance.HIGH,
+            "Width of the interval grid: updates are grouped into batches per [k*interval, (k+1)*interval).")
+        .define(COALESCING_MODE, Type.STRING, MODE_NONE, ValidString.in(MODE_NONE), Importance.HIGH,
+            "How the tasks of one JVM share batches. 'none': each task builds and reports its own batch.")
+        .define(NUM_STREAM_THREADS, Type.INT, 1, between(1, 256), Importance.HIGH,
+            "Kafka Streams stream threads (workers) in this JVM.")
+        .define(STATE_DIR, Type.STRING, "", Importance.MEDIUM,
+            "Directory of the RocksDB state stores; empty means Kafka Streams' default.")
+        .define(PUNCTUATE_INTERVAL_MS, Type.LONG, 100L, between(10L, 60_000L), Importance.LOW,
+            "How often a task looks for finished batches and newly sealed uppers (wall clock).")
+        .define(BLOB_CONNECTION_STRING, Type.PASSWORD, ConfigDef.NO_DEFAULT_VALUE, Importance.HIGH,
+            "Azure Storage connection string of the account that holds the parts.")
+        .define(BLOB_CONTAINER, Type.STRING, "mvsink", new ContainerValidator(), Importance.HIGH,
+            "Blob container of the parts (created if missing).")
+        .define(BLOB_PREFIX, Type.STRING, "", Importance.LOW,
+            "Key prefix of every part; empty means <shard>/.")
+        .define(BLOB_TARGET_BYTES, Type.LONG, 8L * 1024 * 1024, between(1024L, 1L << 31), Importance.MEDIUM,
+            "A part is cut once it holds about this many bytes of encoded updates.")
+        .define(BLOB_CODEC, Type.STRING, "deflate", ValidString.in("null", "deflate", "snappy", "zstandard"),
+            Importance.LOW, "Avro container compression codec of the parts.")
+        .define(BLOB_MAX_ATTEMPTS, Type.INT, 5, between(1, 100), Importance.LOW,
+            "Attempts per blob write before its batch fails and is contributed again.")
+        .define(BUILDER_THREADS, Type.INT, 2, between(1, 64), Importance.LOW,
+            "Threads that encode parts and write them to blob storage.")
+        .define(BUILDER_QUEUE_CAPACITY, Type.INT, 64, atLeast(1), Importance.LOW,
+            "Contributions waiting for a builder thread at most; when full, tasks keep them and offer later.")
+        .define(REGISTRY_URL, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+            Importance.HIGH, "Base URL of the Confluent-compatible schema registry API.")
+        .define(REGISTRY_BASIC_AUTH, Type.PASSWORD, "", Importance.MEDIUM,
+            "user:password for the registry's basic auth; empty means none.")
+        .define(REGISTRY_TIMEOUT_MS, Type.INT, 10_000, between(100, 600_000), Importance.LOW,
+            "Timeout of one registry request.");
+
+    public MvsinkConfig(Map<?, ?> props) {
+        super(DEFINITION, props, false);
+        validateCrossFields();
+    }
+
+    public static MvsinkConfig fromProperties(Properties properties) {
+        return new MvsinkConfig(properties);
+    }
+
+    public String applicationId() {
+        return getString(APPLICATION_ID);
+    }
+
+    public String correctionsTopic() {
+        return getString(CORRECTIONS_TOPIC);
+    }
+
+    public String shard() {
+        String name = getString(SHARD_NAME);
+        return name.isEmpty() ? correctionsTopic() : name;
+    }
+
+    public String reportsTopic() {
+        return orDefault(REPORTS_TOPIC, applicationId() + "-reports");
+    }
+
+    public String consensusTopic() {
+        return orDefault(CONSENSUS_TOPIC, applicationId() + "-consensus");
+    }
+
+    public String deadLetterTopic() {
+        return orDefault(DEAD_LETTER_TOPIC, applicationId() + "-dead-letter");
+    }
+
+    public String blobPrefix() {
+        return orDefault(BLOB_PREFIX, shard() + "/");
+    }
+
+    public long batchIntervalMs() {
+        return getLong(BATCH_INTERVAL_MS);
+    }
+
+    public Password blobConnectionString() {
+        return getPassword(BLOB_CONNECTION_STRING);
+    }
+
+    /** Options prefixed {@code streams.}, unprefixed, for Kafka Streams and its clients. */
+    public Map<String, Object> streamsOverrides() {
+        return originalsWithPrefix(STREAMS_PREFIX);
+    }
+
+    private String orDefault(String key, String fallback) {
+        String value = getString(key);
+        return value.isEmpty() ? fallback : value;
+    }
+
+    private void validateCrossFields() {
+        String shard = shard();
+        if (!NameValidator.isName(shard)) {
+            throw new ConfigException(SHARD_NAME, shard, "must be letters, digits, '.', '_' or '-' "
+                + "(it is also the default shard name taken from " + CORRECTIONS_TOPIC + ")");
+        }
+        String auth = getPassword(REGISTRY_BASIC_AUTH).value();
+        if (!auth.isEmpty() && auth.indexOf(':') < 1) {
+            throw new ConfigException(REGISTRY_BASIC_AUTH, "[hidden]", "must be user:password");
+        }
+        if (getString(REPORTS_TOPIC).equals(correctionsTopic()) || consensusTopic().equals(correctionsTopic())) {
+            throw new ConfigException(CORRECTIONS_TOPIC, correctionsTopic(),
+                "must differ from the reports and consensus topics");
+        }
+    }
+
+    /** Names used in keys and topic names: letters, digits, '.', '_' and '-'. */
+    static final class NameValidator implements ConfigDef.Validator {
+        static boolean isName(String value) {
+            return value != null && value.matches("[A-Za-z0-9._-]+");
+        }
+
+        @Override
+        public void ensureValid(String name, Object value) {
+            if (!isName((String) value)) {
+                throw new ConfigException(name, value, "must be letters, digits, '.', '_' or '-'");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "[A-Za-z0-9._-]+";
+        }
+    }
+
+    /** Azure container names: 3-63 lowercase letters, digits and single dashes. */
+    static final class ContainerValidator implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            String s = (String) value;
+            if (s == null || !s.matches("[a-z0-9](?!.*--)[a-z0-9-]{1,61}[a-z0-9]")) {
+                throw new ConfigException(name, value, "must be an Azure container name: 3-63 lowercase "
+                    + "letters, digits and single dashes, starting and ending with a letter or digit");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "Azure container name";
+        }
+    }
+}

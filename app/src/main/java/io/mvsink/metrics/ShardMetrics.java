@@ -1,0 +1,76 @@
+package io.mvsink.metrics;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The counters of one shard in one JVM. Writers are the stream threads and builder threads;
+ * reads never change anything. One instance per shard, injected, never static.
+ */
+public final class ShardMetrics {
+    private final String shard;
+    private final LongAdder updates = new LongAdder();
+    private final LongAdder lateUpdates = new LongAdder();
+    private final LongAdder deadLettered = new LongAdder();
+    private final LongAdder contributions = new LongAdder();
+    private final LongAdder recontributions = new LongAdder();
+    private final LongAdder batchesFailed = new LongAdder();
+    private final LongAdder builderRefused = new LongAdder();
+    private final LongAdder partsWritten = new LongAdder();
+    private final LongAdder partBytes = new LongAdder();
+    private final LongAdder appends = new LongAdder();
+    private final LongAdder batchesAppended = new LongAdder();
+    private final LongAdder partsAppended = new LongAdder();
+    private final LongAdder intervalsSealed = new LongAdder();
+    private final LongAdder consensusBytes = new LongAdder();
+    private final LongAdder mismatches = new LongAdder();
+    private final LatencyRecorder sealLatency = new LatencyRecorder(4096);
+
+    public ShardMetrics(String shard) {
+        this.shard = shard;
+    }
+
+    public String shard() {
+        return shard;
+    }
+
+    public void update() { updates.increment(); }
+    public void lateUpdate() { lateUpdates.increment(); }
+    public void deadLettered() { deadLettered.increment(); }
+    public void contributed() { contributions.increment(); }
+    public void recontributed() { recontributions.increment(); }
+    public void batchFailed() { batchesFailed.increment(); }
+    public void builderRefused() { builderRefused.increment(); }
+    public void mismatch() { mismatches.increment(); }
+
+    public void partWritten(long bytes) {
+        partsWritten.increment();
+        partBytes.add(bytes);
+    }
+
+    /** One successful append of {@code batches} batches holding {@code parts} parts. */
+    public void appended(long intervals, int batches, int parts, long diffBytes, long latencyMs) {
+        appends.increment();
+        intervalsSealed.add(intervals);
+        batchesAppended.add(batches);
+        partsAppended.add(parts);
+        consensusBytes.add(diffBytes);
+        sealLatency.record(latencyMs);
+    }
+
+    public long updates() { return updates.sum(); }
+    public long lateUpdates() { return lateUpdates.sum(); }
+    public long deadLetteredCount() { return deadLettered.sum(); }
+    public long contributions() { return contributions.sum(); }
+    public long recontributions() { return recontributions.sum(); }
+    public long batchesFailed() { return batchesFailed.sum(); }
+    public long builderRefusals() { return builderRefused.sum(); }
+    public long partsWritten() { return partsWritten.sum(); }
+    public long partBytes() { return partBytes.sum(); }
+    public long appends() { return appends.sum(); }
+    public long batchesAppended() { return batchesAppended.sum(); }
+    public long partsAppended() { return partsAppended.sum(); }
+    public long intervalsSealed() { return intervalsSealed.sum(); }
+    public long consensusBytes() { return consensusBytes.sum(); }
+    public long mismatches() { return mismatches.sum(); }
+    public LatencyRecorder sealLatency() { return sealLatency; }
+}

@@ -1,0 +1,83 @@
+package io.mvsink.topology;
+
+import io.mvsink.batch.Update;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * A task's consolidating store of updates not yet sealed (RocksDB, changelogged): updates
+ * with the same row and time sum their diffs, and a zero sum removes the entry. Entries
+ * leave only through {@link #trimBelow}, once the consensus topic shows them sealed.
+ */
+final class CorrectionBuffer {
+    private final KeyValueStore<Bytes, byte[]> store;
+
+    CorrectionBuffer(KeyValueStore<Bytes, byte[]> store) {
+        this.store = store;
+    }
+
+    /**
+     * Adds {@code diff} to the entry of (time, schemaId, row).
+     *
+     * @throws ArithmeticException if the sum overflows a long (nothing is changed)
+     */
+    void add(long time, int schemaId, byte[] row, long diff) {
+        Bytes key = Bytes.wrap(BufferKey.encode(time, schemaId, row));
+        byte[] old = store.get(key);
+        long sum = old == null ? diff : Math.addExact(decode(old), diff);
+        if (sum == 0) {
+            if (old != null) {
+                store.delete(key);
+            }
+        } else {
+            store.put(key, ByteBuffer.allocate(8).putLong(sum).array());
+        }
+    }
+
+    /** The entries with {@code lower <= time < upper}, in key order. */
+    List<Update> range(long lower, long upper) {
+        List<Update> updates = new ArrayList<>();
+        try (KeyValueIterator<Bytes, byte[]> it = store.range(
+                Bytes.wrap(BufferKey.timeFloor(lower)), Bytes.wrap(BufferKey.timeFloor(upper)))) {
+            while (it.hasNext()) {
+                var entry = it.next();
+                byte[] key = entry.key.get();
+                long time = BufferKey.time(key);
+                if (time >= upper) {
+                    break;
+                }
+                updates.add(new Update(time, BufferKey.schemaId(key), BufferKey.row(key), decode(entry.value)));
+            }
+        }
+        return updates;
+    }
+
+    /** Removes every entry with {@code time < upper}; returns how many. */
+    int trimBelow(long upper) {
+        List<Bytes> keys = new ArrayList<>();
+        try (KeyValueIterator<Bytes, byte[]> it = store.range(
+                Bytes.wrap(BufferKey.timeFloor(Long.MIN_VALUE)), Bytes.wrap(BufferKey.timeFloor(upper)))) {
+            while (it.hasNext()) {
+                Bytes key = it.next().key;
+                if (BufferKey.time(key.get()) >= upper) {
+                    break;
+                }
+                keys.add(key);
+            }
+        }
+        keys.forEach(store::delete);
+        return keys.size();
+    }
+
+    long approximateEntries() {
+        return store.approximateNumEntries();
+    }
+
+    private static long decode(byte[] value) {
+        return ByteBuffer.wrap(value).getLong();
+    }
+}

@@ -1,0 +1,39 @@
+package io.mvsink.topology;
+
+import io.mvsink.codec.Codecs;
+import io.mvsink.consensus.ConsensusKeys;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/**
+ * Feedback: a task's view of its shard's sealed upper, read from the global store that mirrors
+ * the consensus topic (committed records only). It lags the appender a little, never leads it,
+ * so trimming below it never forgets an update that is not durably sealed.
+ */
+final class SealedUpper {
+    private final ReadOnlyKeyValueStore<String, byte[]> consensus;
+    private final String shard;
+    private String lastKey;
+    private long upper;
+
+    SealedUpper(ReadOnlyKeyValueStore<String, byte[]> consensus, String shard) {
+        this.consensus = consensus;
+        this.shard = shard;
+    }
+
+    /** The shard's upper after its latest append; 0 before the first. */
+    long get() {
+        try (KeyValueIterator<String, byte[]> it =
+                 consensus.reverseRange(ConsensusKeys.first(shard), ConsensusKeys.last(shard))) {
+            if (it.hasNext()) {
+                KeyValue<String, byte[]> latest = it.next();
+                if (!latest.key.equals(lastKey)) {
+                    upper = Codecs.STATE_DIFF.decode(latest.value).getUpper();
+                    lastKey = latest.key;
+                }
+            }
+        }
+        return upper;
+    }
+}

@@ -1,0 +1,69 @@
+package io.mvsink.topology;
+
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * Builds mvsink's topology for one shard:
+ * <pre>
+ * corrections ─► correction-buffer (buffer + progress stores) ─► reports, dead-letter
+ * reports ─► appender (appender store) ─► consensus
+ * consensus ─► consensus-mirror (global store, read by correction-buffer for feedback)
+ * </pre>
+ */
+public final class SinkTopology {
+    private SinkTopology() {
+    }
+
+    /** Topic names of one shard's topology. */
+    public record Topics(String corrections, String reports, String consensus, String deadLetter) {
+    }
+
+    public static Topology build(Topics topics, SinkContext sink) {
+        Topology topology = new Topology();
+        ByteArrayDeserializer bytesIn = new ByteArrayDeserializer();
+        ByteArraySerializer bytesOut = new ByteArraySerializer();
+
+        topology.addSource(StoreNames.CORRECTIONS_SOURCE, bytesIn, bytesIn, topics.corrections());
+        topology.addProcessor(StoreNames.CORRECTIONS, () -> new CorrectionProcessor(sink), StoreNames.CORRECTIONS_SOURCE);
+        topology.addStateStore(bufferStore(), StoreNames.CORRECTIONS);
+        topology.addStateStore(progressStore(), StoreNames.CORRECTIONS);
+        topology.addSink(StoreNames.REPORTS_SINK, topics.reports(), bytesOut, bytesOut, StoreNames.CORRECTIONS);
+        topology.addSink(StoreNames.DEAD_LETTER_SINK, topics.deadLetter(), bytesOut, bytesOut, StoreNames.CORRECTIONS);
+
+        topology.addSource(StoreNames.REPORTS_SOURCE, bytesIn, bytesIn, topics.reports());
+        topology.addProcessor(StoreNames.APPENDER_NODE, () -> new AppenderProcessor(sink), StoreNames.REPORTS_SOURCE);
+        topology.addStateStore(appenderStore(), StoreNames.APPENDER_NODE);
+        topology.addSink(StoreNames.CONSENSUS_SINK, topics.consensus(), bytesOut, bytesOut, StoreNames.APPENDER_NODE);
+
+        topology.addGlobalStore(consensusMirrorStore(), StoreNames.CONSENSUS_SOURCE,
+            new StringDeserializer(), bytesIn, topics.consensus(), StoreNames.CONSENSUS_MIRROR,
+            () -> new ConsensusMirror(StoreNames.CONSENSUS));
+        return topology;
+    }
+
+    private static StoreBuilder<?> bufferStore() {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.BUFFER),
+            Serdes.Bytes(), Serdes.ByteArray());
+    }
+
+    private static StoreBuilder<?> progressStore() {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.PROGRESS),
+            Serdes.Integer(), Serdes.ByteArray());
+    }
+
+    private static StoreBuilder<?> appenderStore() {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.APPENDER),
+            Serdes.String(), Serdes.ByteArray());
+    }
+
+    private static StoreBuilder<?> consensusMirrorStore() {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.CONSENSUS),
+            Serdes.String(), Serdes.ByteArray()).withLoggingDisabled();
+    }
+}
