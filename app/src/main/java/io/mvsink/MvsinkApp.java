@@ -63,7 +63,7 @@ public final class MvsinkApp implements AutoCloseable {
             new PartEncoder(config.getString(MvsinkConfig.BLOB_CODEC), config.getLong(MvsinkConfig.BLOB_TARGET_BYTES)),
             config.blobPrefix(), deps.metrics(), config.getInt(MvsinkConfig.BUILDER_THREADS),
             config.getInt(MvsinkConfig.BUILDER_QUEUE_CAPACITY));
-        SinkContext sink = new SinkContext(config.shard(), config.batchIntervalMs(), partitions,
+        SinkContext sink = new SinkContext(config.shard(), config.correctionsTopic() + "-value", config.batchIntervalMs(), partitions,
             config.getLong(MvsinkConfig.PUNCTUATE_INTERVAL_MS), deps.time(), deps.metrics(), builder, deps.registry());
         Topology topology = SinkTopology.build(topics, sink);
         streams = new KafkaStreams(topology, streamsProps());

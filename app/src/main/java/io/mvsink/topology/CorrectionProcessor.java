@@ -56,7 +56,7 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
     CorrectionProcessor(SinkContext sink) {
         this.sink = sink;
         this.grid = new Grid(sink.intervalMs());
-        this.decoder = new InputDecoder(sink.registry());
+        this.decoder = new InputDecoder(sink.registry(), sink.subject());
     }
 
     @Override

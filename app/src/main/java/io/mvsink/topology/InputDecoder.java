@@ -4,14 +4,9 @@ import io.mvsink.registry.BadWireFormatException;
 import io.mvsink.registry.SchemaRegistry;
 import io.mvsink.registry.UnknownSchemaException;
 import io.mvsink.registry.WireFormat;
-import java.io.IOException;
+import io.mvsink.registry.AvroRowCodec;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
-import java.util.Map;
-import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericDatumReader;
-import org.apache.avro.io.BinaryDecoder;
-import org.apache.avro.io.DecoderFactory;
+import java.util.Arrays;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
@@ -21,9 +16,9 @@ import static io.mvsink.topology.DeadLetterReason.*;
  * Reads one record of the corrections topic by the input contract: a value in the Confluent
  * wire format is an update (header {@code mvsink.diff}, default +1, record timestamp = time);
  * a null value with header {@code mvsink.upper} is progress; anything else is {@link Decoded.Bad}.
- * Every row is decoded once with its writer schema, so a record that is dead-lettered later
- * cannot exist. One decoder per task (not thread-safe); schemas come from the shared registry
- * client, which caches them.
+ * Every row is decoded once with its writer schema, so a row that could not be read back later
+ * cannot exist (bounded: a corrupt length cannot make it allocate more than the value's size).
+ * Schemas come from the shared registry client, which caches them.
  *
  * <p>A registry that cannot be reached is not bad input: its exception propagates and the
  * record is processed again after the stream thread is replaced.
@@ -32,13 +27,10 @@ final class InputDecoder {
     static final String DIFF_HEADER = "mvsink.diff";
     static final String UPPER_HEADER = "mvsink.upper";
 
-    private final SchemaRegistry registry;
-    private final Map<Integer, GenericDatumReader<Object>> readers = new HashMap<>();
-    private BinaryDecoder decoder;
-    private Object reuse;
+    private final AvroRowCodec rows;
 
-    InputDecoder(SchemaRegistry registry) {
-        this.registry = registry;
+    InputDecoder(SchemaRegistry registry, String subject) {
+        this.rows = new AvroRowCodec(registry, subject);
     }
 
     Decoded decode(byte[] value, long timestamp, Headers headers) {
@@ -59,23 +51,16 @@ final class InputDecoder {
                 return new Decoded.Bad(BAD_DIFF, DIFF_HEADER + " is not a decimal long: '" + abbreviate(diffText) + "'");
             }
         }
-        WireFormat.Framed framed;
+        int schemaId;
         try {
-            framed = WireFormat.decode(value);
+            schemaId = rows.validate(value);
         } catch (BadWireFormatException e) {
-            return new Decoded.Bad(BAD_MAGIC, e.getMessage());
-        }
-        GenericDatumReader<Object> reader;
-        try {
-            reader = readers.computeIfAbsent(framed.schemaId(), this::readerFor);
+            return new Decoded.Bad(e.reason(), e.getMessage());
         } catch (UnknownSchemaException e) {
-            return new Decoded.Bad(UNKNOWN_SCHEMA, "schema id " + framed.schemaId() + " is not in the registry");
+            return new Decoded.Bad(UNKNOWN_SCHEMA, "schema id " + WireFormat.schemaId(value) + " is not in the registry");
         }
-        String problem = undecodable(reader, framed.avro());
-        if (problem != null) {
-            return new Decoded.Bad(UNDECODABLE, "row does not decode with schema id " + framed.schemaId() + ": " + problem);
-        }
-        return new Decoded.UpdateRecord(timestamp, framed.schemaId(), framed.avro(), diff);
+        byte[] row = Arrays.copyOfRange(value, WireFormat.HEADER_SIZE, value.length);
+        return new Decoded.UpdateRecord(timestamp, schemaId, row, diff);
     }
 
     private Decoded progress(Headers headers) {
@@ -89,23 +74,6 @@ final class InputDecoder {
                 + abbreviate(upperText) + "'");
         }
         return new Decoded.Progress(upper);
-    }
-
-    private GenericDatumReader<Object> readerFor(int schemaId) {
-        Schema schema = registry.schemaById(schemaId);
-        return new GenericDatumReader<>(schema);
-    }
-
-    /** Null if {@code avro} is exactly one datum of the reader's schema, else what is wrong. */
-    private String undecodable(GenericDatumReader<Object> reader, byte[] avro) {
-        decoder = DecoderFactory.get().binaryDecoder(avro, decoder);
-        try {
-            reuse = reader.read(reuse, decoder);
-            return decoder.isEnd() ? null : "trailing bytes after the row";
-        } catch (IOException | RuntimeException e) {
-            reuse = null;
-            return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + abbreviate(e.getMessage()));
-        }
     }
 
     private static String last(Headers headers, String name) {
