@@ -1,7 +1,25 @@
 package io.mvsink.cli;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code mvsink} command line: the only room that knows picocli. */
+@Command(name = "mvsink", mixinStandardHelpOptions = true, version = "mvsink 0.1.0",
+    description = "Sinks a stream of view corrections into Azure Blob Storage as coalesced, sealed batches.",
+    subcommands = {RunCommand.class, ProduceCommand.class, SnapshotCommand.class, DemoCommand.class})
 public final class Main {
+
     public static void main(String[] args) {
-        System.out.println("mvsink");
+        System.exit(execute(args));
+    }
+
+    /** Runs the command line and returns its exit code (tests call this). */
+    public static int execute(String... args) {
+        CommandLine cli = new CommandLine(new Main());
+        cli.setExecutionExceptionHandler((e, commandLine, parsed) -> {
+            commandLine.getErr().println("mvsink: " + e.getMessage());
+            return 1;
+        });
+        return cli.execute(args);
     }
 }

@@ -59,11 +59,16 @@ public final class CorrectionProducer implements AutoCloseable {
     public List<Future<RecordMetadata>> progress(long upper) {
         List<Future<RecordMetadata>> sent = new ArrayList<>(partitions);
         for (int p = 0; p < partitions; p++) {
-            RecordHeaders headers = new RecordHeaders();
-            headers.add(UPPER_HEADER, Long.toString(upper).getBytes(StandardCharsets.UTF_8));
-            sent.add(producer.send(new ProducerRecord<>(topic, p, upper, null, null, headers)));
+            sent.add(progressOn(p, upper));
         }
         return sent;
+    }
+
+    /** Promises one partition that no update with {@code time < upper} follows. */
+    public Future<RecordMetadata> progressOn(int partition, long upper) {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(UPPER_HEADER, Long.toString(upper).getBytes(StandardCharsets.UTF_8));
+        return producer.send(new ProducerRecord<>(topic, partition, upper, null, null, headers));
     }
 
     public void flush() {

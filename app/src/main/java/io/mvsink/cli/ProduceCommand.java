@@ -1,0 +1,58 @@
+package io.mvsink.cli;
+
+import io.mvsink.Wiring;
+import io.mvsink.config.MvsinkConfig;
+import io.mvsink.produce.CorrectionProducer;
+import io.mvsink.produce.Workload;
+import io.mvsink.produce.WorkloadRunner;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.utils.Time;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "produce", description = "Writes a synthetic workload of inserts and retractions with progress "
+    + "records to every partition of the corrections topic.")
+final class ProduceCommand implements Callable<Integer> {
+    @Mixin
+    Settings settings;
+
+    @Option(names = "--rate", defaultValue = "1000", description = "Updates per second (default ${DEFAULT-VALUE}).")
+    double rate;
+
+    @Option(names = "--duration-s", defaultValue = "30", description = "Seconds to run (default ${DEFAULT-VALUE}).")
+    long durationSeconds;
+
+    @Option(names = "--count", defaultValue = "9223372036854775807", description = "Stop after this many updates.")
+    long count;
+
+    @Option(names = "--progress-ms", defaultValue = "200", description = "Progress every N ms (default ${DEFAULT-VALUE}).")
+    long progressMs;
+
+    @Option(names = "--keys", defaultValue = "10000", description = "Distinct row ids (default ${DEFAULT-VALUE}).")
+    int keys;
+
+    @Option(names = "--retract-share", defaultValue = "0.3", description = "Share of retractions (default ${DEFAULT-VALUE}).")
+    double retractShare;
+
+    @Option(names = "--seed", defaultValue = "1", description = "Random seed (default ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Override
+    public Integer call() {
+        MvsinkConfig config = settings.config();
+        Map<String, Object> props = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            config.getString(MvsinkConfig.BOOTSTRAP_SERVERS));
+        try (CorrectionProducer producer = new CorrectionProducer(props, config.correctionsTopic(), Wiring.registry(config))) {
+            WorkloadRunner runner = new WorkloadRunner(producer, new Workload(seed, keys, retractShare), Time.SYSTEM);
+            long sent = runner.run(rate, durationSeconds * 1000, count, progressMs,
+                n -> System.err.print("\rproduce: " + n + " updates sent"));
+            long upper = runner.sealThrough(config.batchIntervalMs());
+            System.err.println("\rproduce: " + sent + " updates sent to " + producer.partitions()
+                + " partitions; final progress " + upper);
+        }
+        return 0;
+    }
+}

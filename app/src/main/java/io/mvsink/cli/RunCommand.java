@@ -1,0 +1,38 @@
+package io.mvsink.cli;
+
+import io.mvsink.MvsinkApp;
+import io.mvsink.Wiring;
+import io.mvsink.config.MvsinkConfig;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.apache.kafka.streams.KafkaStreams;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+@Command(name = "run", description = "Runs the sink until SIGTERM or Ctrl-C.")
+final class RunCommand implements Callable<Integer> {
+    @Mixin
+    Settings settings;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        MvsinkConfig config = settings.config();
+        MvsinkApp app = new MvsinkApp(config, Wiring.dependencies(config));
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            app.close(Duration.ofSeconds(30));
+            stopped.countDown();
+        }, "mvsink-shutdown"));
+        app.start();
+        System.err.println("mvsink: shard " + config.shard() + " running; Ctrl-C to stop");
+        while (stopped.getCount() > 0) {
+            if (app.state() == KafkaStreams.State.ERROR || app.state() == KafkaStreams.State.NOT_RUNNING) {
+                System.err.println("mvsink: the app stopped (" + app.state() + "); see the log above");
+                return 1;
+            }
+            stopped.await(1, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        return 0;
+    }
+}

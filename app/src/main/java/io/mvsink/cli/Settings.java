@@ -1,0 +1,54 @@
+package io.mvsink.cli;
+
+import io.mvsink.config.MvsinkConfig;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+import picocli.CommandLine.Option;
+
+/** Options every command shares: a properties file plus {@code --set key=value} overrides. */
+final class Settings {
+    @Option(names = "--config", paramLabel = "FILE", description = "Properties file of mvsink options.")
+    Path file;
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Sets one option (repeatable; wins over --config).")
+    Map<String, String> overrides = Map.of();
+
+    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT", description = "Kafka bootstrap servers.")
+    String bootstrapServers;
+
+    @Option(names = "--registry-url", paramLabel = "URL", description = "Schema registry base URL.")
+    String registryUrl;
+
+    @Option(names = "--blob-connection-string", paramLabel = "CS", description = "Azure Storage connection string.")
+    String blobConnectionString;
+
+    Properties properties() {
+        Properties props = new Properties();
+        if (file != null) {
+            try (Reader reader = Files.newBufferedReader(file)) {
+                props.load(reader);
+            } catch (IOException e) {
+                throw new IllegalArgumentException("cannot read --config " + file + ": " + e.getMessage(), e);
+            }
+        }
+        props.putAll(overrides);
+        putIfSet(props, MvsinkConfig.BOOTSTRAP_SERVERS, bootstrapServers);
+        putIfSet(props, MvsinkConfig.REGISTRY_URL, registryUrl);
+        putIfSet(props, MvsinkConfig.BLOB_CONNECTION_STRING, blobConnectionString);
+        return props;
+    }
+
+    MvsinkConfig config() {
+        return new MvsinkConfig(properties());
+    }
+
+    private static void putIfSet(Properties props, String key, String value) {
+        if (value != null) {
+            props.put(key, value);
+        }
+    }
+}

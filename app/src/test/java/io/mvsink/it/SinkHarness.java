@@ -1,0 +1,123 @@
+package io.mvsink.it;
+
+import static org.awaitility.Awaitility.await;
+
+import io.mvsink.MvsinkApp;
+import io.mvsink.Wiring;
+import io.mvsink.blob.BlobStore;
+import io.mvsink.config.MvsinkConfig;
+import io.mvsink.consensus.ConsensusReader;
+import io.mvsink.consensus.ShardState;
+import io.mvsink.local.LocalStack;
+import io.mvsink.metrics.ShardMetrics;
+import io.mvsink.produce.CorrectionProducer;
+import io.mvsink.produce.Workload;
+import io.mvsink.read.SnapshotReader;
+import io.mvsink.registry.SchemaRegistry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.streams.KafkaStreams;
+
+/** One shard under test on the real stack: its topics, apps, producer and readers. */
+final class SinkHarness implements AutoCloseable {
+    final LocalStack stack;
+    final String name = "it-" + UUID.randomUUID().toString().substring(0, 8);
+    final int partitions;
+    final SchemaRegistry registry;
+    final BlobStore blobs;
+    private final List<MvsinkApp> apps = new ArrayList<>();
+    private final Path stateRoot;
+    private final Properties overrides;
+
+    SinkHarness(LocalStack stack, int partitions, Properties overrides) throws Exception {
+        this.stack = stack;
+        this.partitions = partitions;
+        this.overrides = overrides;
+        this.stateRoot = Files.createTempDirectory("mvsink-it-state");
+        try (Admin admin = Admin.create(clientProps())) {
+            admin.createTopics(List.of(new NewTopic(correctionsTopic(), partitions, (short) 1))).all()
+                .get(60, TimeUnit.SECONDS);
+        }
+        MvsinkConfig config = config(0);
+        this.registry = Wiring.registry(config);
+        this.blobs = Wiring.blobs(config);
+        registry.register(correctionsTopic() + "-value", Workload.ROW_SCHEMA);
+        registry.setCompatibility(correctionsTopic() + "-value", "BACKWARD");
+    }
+
+    String correctionsTopic() {
+        return name + "-corrections";
+    }
+
+    Map<String, Object> clientProps() {
+        return Map.of("bootstrap.servers", stack.bootstrapServers());
+    }
+
+    MvsinkConfig config(int instance) {
+        Properties props = new Properties();
+        props.put(MvsinkConfig.APPLICATION_ID, name);
+        props.put(MvsinkConfig.BOOTSTRAP_SERVERS, stack.bootstrapServers());
+        props.put(MvsinkConfig.CORRECTIONS_TOPIC, correctionsTopic());
+        props.put(MvsinkConfig.REGISTRY_URL, stack.registryUrl());
+        props.put(MvsinkConfig.BLOB_CONNECTION_STRING, stack.blobConnectionString());
+        props.put(MvsinkConfig.BLOB_CONTAINER, "it");
+        props.put(MvsinkConfig.BATCH_INTERVAL_MS, "500");
+        props.put(MvsinkConfig.STATE_DIR, stateRoot.resolve("instance-" + instance).toString());
+        props.put("streams.commit.interval.ms", "100");
+        props.putAll(overrides);
+        return new MvsinkConfig(props);
+    }
+
+    /** Starts one more instance (same application id) with its own state dir. */
+    MvsinkApp startApp(int threads) {
+        Properties props = new Properties();
+        MvsinkConfig base = config(apps.size());
+        base.originals().forEach(props::put);
+        props.put(MvsinkConfig.NUM_STREAM_THREADS, Integer.toString(threads));
+        MvsinkConfig config = new MvsinkConfig(props);
+        MvsinkApp app = new MvsinkApp(config,
+            new MvsinkApp.Dependencies(registry, blobs, new ShardMetrics(config.shard()), Time.SYSTEM));
+        apps.add(app);
+        app.start();
+        await().atMost(Duration.ofSeconds(60)).until(() -> app.state() == KafkaStreams.State.RUNNING);
+        return app;
+    }
+
+    CorrectionProducer producer() {
+        return new CorrectionProducer(clientProps(), correctionsTopic(), registry);
+    }
+
+    ShardState state() {
+        return ConsensusReader.read(clientProps(), name + "-consensus", correctionsTopic(), Duration.ofSeconds(30));
+    }
+
+    /** Waits until the shard is sealed at or above {@code upper}, then returns its state. */
+    ShardState awaitUpper(long upper) {
+        ShardState[] state = new ShardState[1];
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
+            .until(() -> (state[0] = state()).upper() >= upper);
+        return state[0];
+    }
+
+    /** Everything sealed, as the snapshot command reads it. */
+    Map<String, Long> snapshot(ShardState state) {
+        return new SnapshotReader(blobs).read(state, state.upper() - 1);
+    }
+
+    @Override
+    public void close() {
+        for (MvsinkApp app : apps) {
+            app.close(Duration.ofSeconds(30));
+        }
+    }
+}
