@@ -1,0 +1,8 @@
+package io.mvsink.blob;
+
+/** Storage could not be reached or kept failing (timeouts, 5xx) for a read, list or delete: retry later. */
+public class BlobUnavailableException extends BlobException {
+    public BlobUnavailableException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

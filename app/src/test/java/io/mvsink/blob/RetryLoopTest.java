@@ -1,0 +1,173 @@
+package io.mvsink.blob;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.UncheckedIOException;
+import java.net.ConnectException;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class RetryLoopTest {
+    private static final byte[] DATA = {1, 2, 3};
+
+    private final List<Duration> sleeps = new ArrayList<>();
+    private final RetryLoop loop = new RetryLoop("parts", 5,
+            new Backoff(Duration.ofMillis(100), Duration.ofMillis(500)), sleeps::add);
+    private final ScriptedRequests storage = new ScriptedRequests();
+
+    @Test
+    void shouldWriteOnFirstAttemptWithoutSleeping() {
+        loop.putIfAbsent(storage, "k", DATA);
+
+        assertArrayEquals(DATA, storage.blobs.get("k"));
+        assertEquals(1, storage.uploads);
+        assertEquals(List.of(), sleeps);
+    }
+
+    @Test
+    void shouldRetryServerErrorWithBackoffAndSucceed() {
+        storage.thenFail(2, StorageErrors.status(503, "ServerBusy"));
+
+        loop.putIfAbsent(storage, "k", DATA);
+
+        assertEquals(3, storage.uploads);
+        assertEquals(List.of(Duration.ofMillis(100), Duration.ofMillis(200)), sleeps);
+    }
+
+    @Test
+    void shouldSucceedWhenRetryFindsItsOwnEarlierWrite() {
+        storage.thenFail(timeout(), true);
+
+        loop.putIfAbsent(storage, "k", DATA);
+
+        assertEquals(2, storage.uploads);
+        assertEquals(1, storage.downloads);
+    }
+
+    @Test
+    void shouldThrowExistsWhenKeyHoldsOtherBytes() {
+        storage.blobs.put("k", new byte[] {9});
+
+        BlobExistsException e = assertThrows(BlobExistsException.class, () -> loop.putIfAbsent(storage, "k", DATA));
+        assertTrue(e.getMessage().contains("parts/k"), e.getMessage());
+        assertEquals(1, storage.uploads);
+    }
+
+    @Test
+    void shouldFailAtOnceWhenRefused() {
+        storage.thenFail(1, StorageErrors.status(403, "AuthenticationFailed"));
+
+        assertThrows(BlobWriteFailedException.class, () -> loop.putIfAbsent(storage, "k", DATA));
+        assertEquals(1, storage.uploads);
+        assertEquals(List.of(), sleeps);
+    }
+
+    @Test
+    void shouldReportMaybeWrittenWhenRefusedAfterAnAmbiguousAttempt() {
+        storage.thenFail(1, StorageErrors.status(500, "InternalError"))
+                .thenFail(1, StorageErrors.status(403, "AuthenticationFailed"));
+
+        assertThrows(BlobMaybeWrittenException.class, () -> loop.putIfAbsent(storage, "k", DATA));
+    }
+
+    @Test
+    void shouldReportMaybeWrittenWhenAmbiguousAttemptsRunOut() {
+        storage.thenFail(5, timeout());
+
+        BlobMaybeWrittenException e = assertThrows(BlobMaybeWrittenException.class, () -> loop.putIfAbsent(storage, "k", DATA));
+        assertTrue(e.getMessage().contains("after 5 attempts"), e.getMessage());
+        assertEquals(5, storage.uploads);
+        assertEquals(List.of(Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(400),
+                Duration.ofMillis(500)), sleeps);
+    }
+
+    @Test
+    void shouldReportWriteFailedWhenNoAttemptReachedStorage() {
+        storage.thenFail(5, refused());
+
+        assertThrows(BlobWriteFailedException.class, () -> loop.putIfAbsent(storage, "k", DATA));
+        assertEquals(5, storage.uploads);
+    }
+
+    @Test
+    void shouldReportMaybeWrittenWhenOneOfManyAttemptsWasAmbiguous() {
+        storage.thenFail(2, refused()).thenFail(1, StorageErrors.status(500, "InternalError")).thenFail(2, refused());
+
+        assertThrows(BlobMaybeWrittenException.class, () -> loop.putIfAbsent(storage, "k", DATA));
+    }
+
+    @Test
+    void shouldRetryWhenTakenKeyTurnsOutEmpty() {
+        storage.thenFail(1, StorageErrors.status(412, "ConditionNotMet"));
+
+        loop.putIfAbsent(storage, "k", DATA);
+
+        assertEquals(2, storage.uploads);
+        assertArrayEquals(DATA, storage.blobs.get("k"));
+    }
+
+    @Test
+    void shouldKeepAmbiguityAndInterruptFlagWhenInterrupted() {
+        RetryLoop interrupted = new RetryLoop("parts", 5, new Backoff(Duration.ofMillis(1), Duration.ofMillis(1)), d -> {
+            throw new InterruptedException();
+        });
+        storage.thenFail(1, StorageErrors.status(500, "InternalError"));
+
+        try {
+            assertThrows(BlobMaybeWrittenException.class, () -> interrupted.putIfAbsent(storage, "k", DATA));
+            assertTrue(Thread.currentThread().isInterrupted());
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
+    @Test
+    void shouldRetryIdempotentRequestUntilItWorks() {
+        AtomicInteger calls = new AtomicInteger();
+
+        String result = loop.idempotent("get of k", () -> {
+            if (calls.incrementAndGet() < 3) {
+                throw timeout();
+            }
+            return "ok";
+        });
+
+        assertEquals("ok", result);
+        assertEquals(2, sleeps.size());
+    }
+
+    @Test
+    void shouldNotRetryRefusedIdempotentRequest() {
+        AtomicInteger calls = new AtomicInteger();
+
+        BlobException e = assertThrows(BlobException.class, () -> loop.idempotent("get of k", () -> {
+            calls.incrementAndGet();
+            throw StorageErrors.status(403, "AuthorizationFailure");
+        }));
+        assertEquals(BlobException.class, e.getClass());
+        assertEquals(1, calls.get());
+    }
+
+    @Test
+    void shouldGiveUpIdempotentRequestAsUnavailable() {
+        assertThrows(BlobUnavailableException.class, () -> loop.idempotent("list", () -> {
+            throw refused();
+        }));
+        assertEquals(4, sleeps.size());
+    }
+
+    private static RuntimeException timeout() {
+        return new UncheckedIOException(new HttpTimeoutException("request timed out"));
+    }
+
+    private static RuntimeException refused() {
+        return new UncheckedIOException(new ConnectException("Connection refused"));
+    }
+}
