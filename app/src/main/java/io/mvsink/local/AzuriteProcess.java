@@ -24,8 +24,8 @@ final class AzuriteProcess implements StackComponent {
         Path dir = workDir.resolve("azurite");
         List<String> command = List.of(layout.azuriteBlob().toString(),
                 "--blobHost", HOST, "--blobPort", Integer.toString(port),
-                "--inMemoryPersistence", "--skipApiVersionCheck", "--loose",
-                "--location", dir.toString());
+                // Azurite 3.35 refuses --location together with --inMemoryPersistence
+                "--inMemoryPersistence", "--skipApiVersionCheck", "--loose");
         this.process = new ManagedProcess("azurite", command, dir, dir.resolve("azurite.log"),
                 STOP_GRACE, time);
     }
