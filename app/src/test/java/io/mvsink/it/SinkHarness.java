@@ -70,7 +70,7 @@ final class SinkHarness implements AutoCloseable {
         props.put(MvsinkConfig.CORRECTIONS_TOPIC, correctionsTopic());
         props.put(MvsinkConfig.REGISTRY_URL, stack.registryUrl());
         props.put(MvsinkConfig.BLOB_CONNECTION_STRING, stack.blobConnectionString());
-        props.put(MvsinkConfig.BLOB_CONTAINER, "it");
+        props.put(MvsinkConfig.BLOB_CONTAINER, "mvsink-it");
         props.put(MvsinkConfig.BATCH_INTERVAL_MS, "500");
         props.put(MvsinkConfig.STATE_DIR, stateRoot.resolve("instance-" + instance).toString());
         props.put("streams.commit.interval.ms", "100");
