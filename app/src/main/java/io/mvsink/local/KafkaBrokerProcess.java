@@ -31,7 +31,8 @@ final class KafkaBrokerProcess implements StackComponent {
     private final Time time;
     private final int port;
     private final int controllerPort;
-    private volatile ManagedProcess broker;
+    /** The format tool, then the broker: whichever {@link #stop()} must end. */
+    private volatile ManagedProcess current;
     private volatile boolean stopped;
 
     KafkaBrokerProcess(StackLayout layout, Path workDir, Time time) {
@@ -89,21 +90,25 @@ final class KafkaBrokerProcess implements StackComponent {
                 STOP_GRACE, time), null, FORMAT_TIMEOUT);
         List<String> server = javaCommand(classpath, "-Xmx512m");
         server.addAll(List.of("kafka.Kafka", config.toString()));
-        broker = new ManagedProcess("kafka", server, workDir, workDir.resolve("kafka.log"),
-                STOP_GRACE, time);
-        run(broker, this::clusterAnswers, timeout);
+        run(new ManagedProcess("kafka", server, workDir, workDir.resolve("kafka.log"),
+                STOP_GRACE, time), this::clusterAnswers, timeout);
     }
 
     @Override
     public void stop() {
         stopped = true;
-        ManagedProcess current = broker;
-        if (current != null) {
-            current.stop();
+        ManagedProcess running = current;
+        if (running != null) {
+            running.stop();
         }
     }
 
+    /**
+     * Publishes {@code process} before reading {@code stopped}, while {@link #stop()} writes
+     * {@code stopped} before reading {@code current}: one of the two sees the other.
+     */
     private void run(ManagedProcess process, ManagedProcess.ReadinessCheck check, Duration timeout) {
+        current = process;
         if (stopped) {
             throw new LocalStackException("kafka was stopped before it started");
         }

@@ -68,7 +68,9 @@ final class ManagedProcess {
             }
             try {
                 if (check.isReady()) {
-                    moveTo(ProcessState.READY);
+                    if (!markReady()) {
+                        throw failure("was stopped while starting", null);
+                    }
                     return;
                 }
             } catch (Exception e) {
@@ -95,7 +97,9 @@ final class ManagedProcess {
         if (started.exitValue() != 0) {
             throw fail("exited with code " + started.exitValue(), null);
         }
-        moveTo(ProcessState.READY);
+        if (!markReady()) {
+            throw failure("was stopped while running", null);
+        }
         stop();
     }
 
@@ -116,14 +120,6 @@ final class ManagedProcess {
                 log.warn("{}: processes {} survived SIGKILL", name, survivors);
             }
         }
-    }
-
-    String name() {
-        return name;
-    }
-
-    Path logFile() {
-        return logFile;
     }
 
     synchronized ProcessState state() {
@@ -174,6 +170,15 @@ final class ManagedProcess {
         String message = name + " " + what + (cause == null ? "" : " (last error: " + cause + ")")
                 + "; last lines of " + logFile + ":\n" + LogTail.lastLines(logFile, LOG_TAIL_LINES);
         return new LocalStackException(message, cause);
+    }
+
+    /** READY unless a concurrent {@link #stop()} came first. */
+    private synchronized boolean markReady() {
+        if (state == ProcessState.STOPPED) {
+            return false;
+        }
+        moveTo(ProcessState.READY);
+        return true;
     }
 
     private synchronized void moveTo(ProcessState next) {
