@@ -80,8 +80,9 @@ final class ApicurioProcess implements AutoCloseable {
                         return http.send(probe, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
                     });
         } catch (ConditionTimeoutException | IllegalStateException e) {
+            String output = output();
             close();
-            throw new IllegalStateException("Apicurio not ready on port " + port + " within " + STARTUP + ":\n" + output(), e);
+            throw new IllegalStateException("Apicurio not ready on port " + port + " within " + STARTUP + ":\n" + output, e);
         }
     }
 
