@@ -57,7 +57,9 @@ public final class SoloBatchBuilder implements BatchBuilder {
         try {
             pool.execute(() -> {
                 try {
-                    result.complete(build(contribution));
+                    Batch batch = build(contribution);
+                    metrics.batchBuilt();
+                    result.complete(batch);
                 } catch (RuntimeException e) {
                     metrics.batchFailed();
                     result.completeExceptionally(e);

@@ -13,6 +13,7 @@ public final class ShardMetrics {
     private final LongAdder deadLettered = new LongAdder();
     private final LongAdder contributions = new LongAdder();
     private final LongAdder recontributions = new LongAdder();
+    private final LongAdder batchesBuilt = new LongAdder();
     private final LongAdder batchesFailed = new LongAdder();
     private final LongAdder builderRefused = new LongAdder();
     private final LongAdder partsWritten = new LongAdder();
@@ -38,6 +39,7 @@ public final class ShardMetrics {
     public void deadLettered() { deadLettered.increment(); }
     public void contributed() { contributions.increment(); }
     public void recontributed() { recontributions.increment(); }
+    public void batchBuilt() { batchesBuilt.increment(); }
     public void batchFailed() { batchesFailed.increment(); }
     public void builderRefused() { builderRefused.increment(); }
     public void mismatch() { mismatches.increment(); }
@@ -62,6 +64,7 @@ public final class ShardMetrics {
     public long deadLetteredCount() { return deadLettered.sum(); }
     public long contributions() { return contributions.sum(); }
     public long recontributions() { return recontributions.sum(); }
+    public long batchesBuilt() { return batchesBuilt.sum(); }
     public long batchesFailed() { return batchesFailed.sum(); }
     public long builderRefusals() { return builderRefused.sum(); }
     public long partsWritten() { return partsWritten.sum(); }

@@ -1,0 +1,178 @@
+package io.mvsink.topology;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mvsink.avro.Batch;
+import io.mvsink.avro.BatchReport;
+import io.mvsink.avro.StateDiff;
+import io.mvsink.batch.PartEncoder;
+import io.mvsink.batch.SoloBatchBuilder;
+import io.mvsink.blob.InMemoryBlobStore;
+import io.mvsink.codec.Codecs;
+import io.mvsink.metrics.ShardMetrics;
+import io.mvsink.produce.Workload;
+import io.mvsink.registry.AvroRowCodec;
+import io.mvsink.registry.InMemorySchemaRegistry;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The topology in one process (TopologyTestDriver, one partition), with in-memory registry and
+ * blob store: closing, reporting, appending, feedback and stale rejection.
+ */
+class SinkTopologyTest {
+    private static final SinkTopology.Topics TOPICS = new SinkTopology.Topics("c", "r", "k", "d");
+
+    private final InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
+    private final InMemoryBlobStore blobs = new InMemoryBlobStore();
+    private final ShardMetrics metrics = new ShardMetrics("s");
+    private SoloBatchBuilder builder;
+    private TopologyTestDriver driver;
+    private TestInputTopic<byte[], byte[]> corrections;
+    private TestInputTopic<byte[], byte[]> reports;
+    private TestOutputTopic<byte[], byte[]> consensus;
+    private AvroRowCodec rows;
+
+    @BeforeEach
+    void start() {
+        builder = new SoloBatchBuilder(blobs, registry, new PartEncoder("null", 1 << 20), "s/", metrics, 1, 4);
+        SinkContext sink = new SinkContext("s", "c-value", 1000, 1, 10, Time.SYSTEM, metrics, builder, registry);
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        driver = new TopologyTestDriver(SinkTopology.build(TOPICS, sink), props);
+        corrections = driver.createInputTopic("c", new ByteArraySerializer(), new ByteArraySerializer());
+        reports = driver.createInputTopic("r", new ByteArraySerializer(), new ByteArraySerializer());
+        consensus = driver.createOutputTopic("k", new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        rows = new AvroRowCodec(registry, "c-value");
+    }
+
+    @AfterEach
+    void stop() {
+        driver.close();
+        builder.close();
+    }
+
+    @Test
+    void shouldSealAFrontierJumpWithOneContributionAndTrimAfterTheSeal() {
+        update(row(1), 1_500, 1);
+        update(row(2), 2_500, 1);
+        update(row(2), 2_500, -1);
+        progress(1_000_000);
+        awaitBuilt(1);
+        driver.advanceWallClockTime(Duration.ofMillis(20));
+        List<StateDiff> diffs = diffs();
+        assertEquals(1, diffs.size(), "one append");
+        StateDiff diff = diffs.get(0);
+        assertEquals(0, diff.getLower());
+        assertEquals(1_000_000, diff.getUpper());
+        assertEquals(1, diff.getAdded().size(), "a jump over 1000 grid intervals is one contribution");
+        assertEquals(1, diff.getAdded().get(0).getUpdates(), "row 2 consolidated away");
+        assertEquals(1, metrics.contributions());
+
+        driver.advanceWallClockTime(Duration.ofMillis(20));
+        KeyValueStore<Bytes, byte[]> buffer = driver.getKeyValueStore(StoreNames.BUFFER);
+        assertEquals(0, count(buffer), "the sealed update is trimmed once the consensus topic shows it");
+    }
+
+    @Test
+    void shouldKeepUpdatesAboveTheSealInTheBuffer() {
+        update(row(1), 500, 1);
+        update(row(2), 1_500, 1);
+        progress(1_200);
+        awaitBuilt(1);
+        driver.advanceWallClockTime(Duration.ofMillis(20));
+        driver.advanceWallClockTime(Duration.ofMillis(20));
+        assertEquals(1000, diffs().get(0).getUpper());
+        assertEquals(1, count(driver.getKeyValueStore(StoreNames.BUFFER)), "row 2 at 1500 is not sealed");
+    }
+
+    @Test
+    void shouldRejectAndCountAStaleReport() {
+        progress(2_000);
+        awaitBuilt(1);
+        driver.advanceWallClockTime(Duration.ofMillis(20));
+        assertEquals(2_000, diffs().get(0).getUpper());
+
+        Batch stale = Batches.batch(1_000, 3_000, 0);
+        reports.pipeInput(new TestRecord<>("s".getBytes(StandardCharsets.UTF_8),
+            Codecs.REPORT.encode(new BatchReport(stale, "test"))));
+        assertEquals(1, metrics.mismatches());
+        progress(4_000);
+        awaitBuilt(2);
+        driver.advanceWallClockTime(Duration.ofMillis(20));
+        StateDiff next = diffs().get(0);
+        assertEquals(2, next.getSeqno());
+        assertEquals(2_000, next.getLower());
+        assertTrue(next.getGarbageBlobs().contains(stale.getParts().get(0).getKey()),
+            "the stale batch's blobs are recorded as garbage");
+    }
+
+    @Test
+    void shouldDeadLetterAProgressRecordThatMovesTheFrontierBack() {
+        progress(5_000);
+        progress(4_000);
+        TestOutputTopic<byte[], byte[]> dead = driver.createOutputTopic("d", new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        TestRecord<byte[], byte[]> r = dead.readRecord();
+        assertEquals("frontier-regressed", new String(r.headers().lastHeader("mvsink.dlq.reason").value(), StandardCharsets.UTF_8));
+    }
+
+    private List<StateDiff> diffs() {
+        return consensus.readValuesToList().stream().map(Codecs.STATE_DIFF::decode).toList();
+    }
+
+    private void awaitBuilt(int contributions) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> metrics.batchesBuilt() >= contributions);
+    }
+
+    private static long count(KeyValueStore<Bytes, byte[]> store) {
+        long n = 0;
+        try (var it = store.all()) {
+            while (it.hasNext()) {
+                it.next();
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private GenericRecord row(long id) {
+        GenericRecord row = new GenericData.Record(Workload.ROW_SCHEMA);
+        row.put("id", id);
+        row.put("category", "c");
+        row.put("amount", 1L);
+        return row;
+    }
+
+    private void update(GenericRecord row, long time, long diff) {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add("mvsink.diff", Long.toString(diff).getBytes(StandardCharsets.UTF_8));
+        corrections.pipeInput(new TestRecord<>(null, rows.serialize(row), headers, time));
+    }
+
+    private void progress(long upper) {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add("mvsink.upper", Long.toString(upper).getBytes(StandardCharsets.UTF_8));
+        corrections.pipeInput(new TestRecord<>(null, null, headers, upper));
+    }
+}
