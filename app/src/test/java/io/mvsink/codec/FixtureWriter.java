@@ -1,0 +1,29 @@
+package io.mvsink.codec;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Writes the stored-format fixtures of {@link StoredFixturesTest} (bytes and their writer schema).
+ * Run once per schema version with the repository root or app/ as working directory; never
+ * overwrite a committed fixture: add a new version next to it instead.
+ */
+final class FixtureWriter {
+    private FixtureWriter() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        Path dir = Path.of(args.length > 0 ? args[0] : "app/src/test/resources/fixtures");
+        Files.createDirectories(dir);
+        write(dir, "StateDiff-v1", Codecs.STATE_DIFF.encode(StoredValues.stateDiff()), Codecs.STATE_DIFF);
+        write(dir, "BatchReport-v1", Codecs.REPORT.encode(StoredValues.report()), Codecs.REPORT);
+        write(dir, "TaskProgress-v1", Codecs.TASK_PROGRESS.encode(StoredValues.taskProgress()), Codecs.TASK_PROGRESS);
+        write(dir, "AppenderState-v1", Codecs.APPENDER_STATE.encode(StoredValues.appenderState()), Codecs.APPENDER_STATE);
+    }
+
+    private static void write(Path dir, String name, byte[] bytes, SpecificCodec<?> codec) throws IOException {
+        Files.write(dir.resolve(name + ".bin"), bytes);
+        Files.writeString(dir.resolve(name + ".avsc"), codec.schema().toString(true) + "\n");
+    }
+}

@@ -1,0 +1,111 @@
+package io.mvsink.read;
+
+import static io.mvsink.batch.TestUpdates.row;
+import static io.mvsink.batch.TestUpdates.update;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mvsink.avro.Batch;
+import io.mvsink.avro.Part;
+import io.mvsink.avro.StateDiff;
+import io.mvsink.batch.ContributionData;
+import io.mvsink.batch.PartEncoder;
+import io.mvsink.batch.SoloBatchBuilder;
+import io.mvsink.batch.Update;
+import io.mvsink.blob.InMemoryBlobStore;
+import io.mvsink.consensus.ShardState;
+import io.mvsink.metrics.ShardMetrics;
+import io.mvsink.produce.Workload;
+import io.mvsink.registry.InMemorySchemaRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class SnapshotReaderTest {
+    private static final GenericRecord BOOK = row(1, "books", 5);
+    private static final GenericRecord TOY = row(2, "toys", 7);
+    private static final GenericRecord GAME = row(3, "games", 9);
+
+    private final InMemoryBlobStore blobs = new InMemoryBlobStore();
+    private final InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
+    private final int schemaId = registry.register("orders-value", Workload.ROW_SCHEMA);
+    private final SoloBatchBuilder builder = new SoloBatchBuilder(blobs, registry, new PartEncoder("deflate", 1024),
+        "orders/", new ShardMetrics("orders"), 1, 16);
+    private final ShardState state = new ShardState("orders");
+    private final SnapshotReader reader = new SnapshotReader(blobs);
+
+    @AfterEach
+    void close() {
+        builder.close();
+    }
+
+    @Test
+    void shouldConsolidateAcrossBatchesAndPartsLeavingOutZeroCounts() throws Exception {
+        List<Update> many = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            many.add(update(schemaId, BOOK, 100 + i, 1));
+        }
+        Batch p0 = build(0, 0, 1000, many);
+        Batch p1 = build(1, 0, 1000, List.of(update(schemaId, TOY, 10, 1), update(schemaId, BOOK, 20, -50),
+            update(schemaId, GAME, 30, 2), update(schemaId, GAME, 40, -2)));
+        assertTrue(p0.getParts().size() > 1, "the test needs a multi-part batch");
+        append(1, 0, 1000, p0, p1);
+
+        assertEquals(Map.of(json(BOOK), 150L, json(TOY), 1L), reader.read(state, 999));
+    }
+
+    @Test
+    void shouldReadOnlyUpdatesAtOrBeforeAsOf() throws Exception {
+        append(1, 0, 2000,
+            build(0, 0, 2000, List.of(update(schemaId, BOOK, 500, 1), update(schemaId, TOY, 1500, 1))),
+            build(1, 0, 1000, List.of(update(schemaId, BOOK, 999, 1))),
+            build(1, 1000, 2000, List.of(update(schemaId, BOOK, 1000, -1))));
+
+        assertEquals(Map.of(), reader.read(state, 499));
+        assertEquals(Map.of(json(BOOK), 1L), reader.read(state, 500));
+        assertEquals(Map.of(json(BOOK), 2L), reader.read(state, 999));
+        assertEquals(Map.of(json(BOOK), 1L), reader.read(state, 1000));
+        assertEquals(Map.of(json(BOOK), 1L), reader.read(state, 1499));
+        assertEquals(Map.of(json(BOOK), 1L, json(TOY), 1L), reader.read(state, 1999));
+    }
+
+    @Test
+    void shouldRefuseAnAsOfAtOrAboveTheUpper() throws Exception {
+        append(1, 0, 1000, build(0, 0, 1000, List.of(update(schemaId, BOOK, 1, 1))), build(1, 0, 1000, List.of()));
+
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> reader.read(state, 1000));
+        assertTrue(e.getMessage().contains("1000"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> reader.read(state, Long.MAX_VALUE));
+        assertThrows(IllegalArgumentException.class, () -> reader.read(new ShardState("empty"), 0));
+    }
+
+    @Test
+    void shouldRefuseAPartWhoseSchemaIdDisagreesWithItsBatch() throws Exception {
+        Batch batch = build(0, 0, 1000, List.of(update(schemaId, BOOK, 1, 1)));
+        Part part = batch.getParts().get(0);
+        batch.setParts(List.of(Part.newBuilder(part).setSchemaId(schemaId + 1).build()));
+        append(1, 0, 1000, batch, build(1, 0, 1000, List.of()));
+
+        assertThrows(IllegalStateException.class, () -> reader.read(state, 999));
+    }
+
+    private Batch build(int partition, long lower, long upper, List<Update> updates) throws Exception {
+        return builder.offer(new ContributionData("orders", partition, lower, upper, updates, 0L)).orElseThrow()
+            .get(10, TimeUnit.SECONDS);
+    }
+
+    private void append(long seqno, long lower, long upper, Batch... added) {
+        state.apply(StateDiff.newBuilder().setShard("orders").setSeqno(seqno).setLower(lower).setUpper(upper)
+            .setPartitionCount(2).setAdded(List.of(added)).setAppendedAtMs(0L).build());
+    }
+
+    private static String json(GenericRecord row) {
+        return GenericData.get().toString(row);
+    }
+}

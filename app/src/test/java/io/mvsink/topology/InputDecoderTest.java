@@ -1,0 +1,191 @@
+package io.mvsink.topology;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mvsink.produce.Workload;
+import io.mvsink.registry.AvroRowCodec;
+import io.mvsink.registry.InMemorySchemaRegistry;
+import io.mvsink.registry.RegistryUnavailableException;
+import io.mvsink.registry.SchemaRegistry;
+import io.mvsink.registry.WireFormat;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.junit.jupiter.api.Test;
+
+class InputDecoderTest {
+    private static final String SUBJECT = "corrections-value";
+
+    private final InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
+    private final AvroRowCodec rows = new AvroRowCodec(registry, SUBJECT);
+    private final InputDecoder decoder = new InputDecoder(registry, SUBJECT);
+    private final byte[] value = rows.serialize(row(7, "books", 12));
+
+    @Test
+    void shouldReadAnUpdateWithDefaultDiffOfPlusOne() {
+        Decoded.UpdateRecord update = assertInstanceOf(Decoded.UpdateRecord.class,
+            decoder.decode(value, 1_500L, new RecordHeaders()));
+
+        assertEquals(1_500L, update.time());
+        assertEquals(rows.schemaId(Workload.ROW_SCHEMA), update.schemaId());
+        assertArrayEquals(Arrays.copyOfRange(value, WireFormat.HEADER_SIZE, value.length), update.row());
+        assertEquals(1L, update.diff());
+    }
+
+    @Test
+    void shouldReadAnExplicitDiff() {
+        Decoded decoded = decoder.decode(value, 0L, headers(InputDecoder.DIFF_HEADER, "-3"));
+
+        assertEquals(-3L, assertInstanceOf(Decoded.UpdateRecord.class, decoded).diff());
+    }
+
+    @Test
+    void shouldUseTheLastDiffHeader() {
+        Headers headers = headers(InputDecoder.DIFF_HEADER, "oops");
+        headers.add(InputDecoder.DIFF_HEADER, "5".getBytes(StandardCharsets.UTF_8));
+
+        assertEquals(5L, assertInstanceOf(Decoded.UpdateRecord.class, decoder.decode(value, 0L, headers)).diff());
+    }
+
+    @Test
+    void shouldReadProgress() {
+        assertEquals(new Decoded.Progress(2_000L), decoder.decode(null, 0L, headers(InputDecoder.UPPER_HEADER, "2000")));
+        assertEquals(new Decoded.Progress(0L), decoder.decode(null, -1L, headers(InputDecoder.UPPER_HEADER, "0")));
+    }
+
+    @Test
+    void shouldDeadLetterANullValueWithoutUpper() {
+        assertBad(DeadLetterReason.MISSING_UPPER, decoder.decode(null, 0L, new RecordHeaders()));
+    }
+
+    @Test
+    void shouldDeadLetterABadUpper() {
+        assertBad(DeadLetterReason.BAD_UPPER, decoder.decode(null, 0L, headers(InputDecoder.UPPER_HEADER, "soon")));
+        assertBad(DeadLetterReason.BAD_UPPER, decoder.decode(null, 0L, headers(InputDecoder.UPPER_HEADER, "")));
+        assertBad(DeadLetterReason.BAD_UPPER,
+            decoder.decode(null, 0L, headers(InputDecoder.UPPER_HEADER, "99999999999999999999")));
+        Headers nullHeaderValue = new RecordHeaders().add(InputDecoder.UPPER_HEADER, null);
+        assertBad(DeadLetterReason.BAD_UPPER, decoder.decode(null, 0L, nullHeaderValue));
+    }
+
+    @Test
+    void shouldDeadLetterANegativeUpper() {
+        assertBad(DeadLetterReason.BAD_UPPER, decoder.decode(null, 0L, headers(InputDecoder.UPPER_HEADER, "-1")));
+    }
+
+    @Test
+    void shouldDeadLetterAnUpdateThatCarriesAnUpper() {
+        assertBad(DeadLetterReason.UPPER_ON_UPDATE, decoder.decode(value, 0L, headers(InputDecoder.UPPER_HEADER, "10")));
+    }
+
+    @Test
+    void shouldDeadLetterANegativeTimestamp() {
+        assertBad(DeadLetterReason.BAD_TIMESTAMP, decoder.decode(value, -1L, new RecordHeaders()));
+    }
+
+    @Test
+    void shouldDeadLetterADiffThatIsNotADecimalLong() {
+        assertBad(DeadLetterReason.BAD_DIFF, decoder.decode(value, 0L, headers(InputDecoder.DIFF_HEADER, "one")));
+        assertBad(DeadLetterReason.BAD_DIFF, decoder.decode(value, 0L, headers(InputDecoder.DIFF_HEADER, "1.5")));
+        assertBad(DeadLetterReason.BAD_DIFF, decoder.decode(value, 0L, headers(InputDecoder.DIFF_HEADER, "")));
+    }
+
+    @Test
+    void shouldDeadLetterADiffThatOverflowsALong() {
+        assertBad(DeadLetterReason.BAD_DIFF,
+            decoder.decode(value, 0L, headers(InputDecoder.DIFF_HEADER, "99999999999999999999")));
+    }
+
+    @Test
+    void shouldAbbreviateALongBadHeaderInTheDetail() {
+        Decoded.Bad bad = assertInstanceOf(Decoded.Bad.class,
+            decoder.decode(value, 0L, headers(InputDecoder.DIFF_HEADER, "x".repeat(10_000))));
+
+        assertTrue(bad.detail().length() < 200, bad.detail());
+    }
+
+    @Test
+    void shouldDeadLetterAWrongMagicByte() {
+        byte[] wrong = value.clone();
+        wrong[0] = 1;
+
+        assertBad(DeadLetterReason.BAD_MAGIC, decoder.decode(wrong, 0L, new RecordHeaders()));
+    }
+
+    @Test
+    void shouldDeadLetterAValueTooShortForTheHeader() {
+        assertBad("too-short", decoder.decode(new byte[] {0, 0, 0}, 0L, new RecordHeaders()));
+        assertBad("too-short", decoder.decode(new byte[0], 0L, new RecordHeaders()));
+    }
+
+    @Test
+    void shouldDeadLetterTruncatedAvro() {
+        assertBad(DeadLetterReason.UNDECODABLE,
+            decoder.decode(Arrays.copyOf(value, value.length - 1), 0L, new RecordHeaders()));
+        assertBad(DeadLetterReason.UNDECODABLE,
+            decoder.decode(Arrays.copyOf(value, WireFormat.HEADER_SIZE), 0L, new RecordHeaders()));
+    }
+
+    @Test
+    void shouldDeadLetterTrailingBytes() {
+        assertBad(DeadLetterReason.UNDECODABLE,
+            decoder.decode(Arrays.copyOf(value, value.length + 1), 0L, new RecordHeaders()));
+    }
+
+    @Test
+    void shouldDeadLetterAnUnknownSchemaId() {
+        byte[] unknown = WireFormat.encode(999, Arrays.copyOfRange(value, WireFormat.HEADER_SIZE, value.length));
+
+        Decoded.Bad bad = assertBad(DeadLetterReason.UNKNOWN_SCHEMA, decoder.decode(unknown, 0L, new RecordHeaders()));
+        assertTrue(bad.detail().contains("999"), bad.detail());
+    }
+
+    @Test
+    void shouldLetAnUnreachableRegistryPropagateInsteadOfDeadLettering() {
+        SchemaRegistry down = new SchemaRegistry() {
+            public int register(String subject, Schema schema) {
+                throw new RegistryUnavailableException("down", null);
+            }
+
+            public Schema schemaById(int id) {
+                throw new RegistryUnavailableException("down", null);
+            }
+
+            public void setCompatibility(String subject, String level) {
+            }
+
+            public String compatibility(String subject) {
+                return "BACKWARD";
+            }
+        };
+
+        assertThrows(RegistryUnavailableException.class,
+            () -> new InputDecoder(down, SUBJECT).decode(value, 0L, new RecordHeaders()));
+    }
+
+    private static Decoded.Bad assertBad(String reason, Decoded decoded) {
+        Decoded.Bad bad = assertInstanceOf(Decoded.Bad.class, decoded);
+        assertEquals(reason, bad.reason(), bad.detail());
+        return bad;
+    }
+
+    private static Headers headers(String name, String value) {
+        return new RecordHeaders().add(name, value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static GenericRecord row(long id, String category, long amount) {
+        GenericRecord row = new GenericData.Record(Workload.ROW_SCHEMA);
+        row.put("id", id);
+        row.put("category", category);
+        row.put("amount", amount);
+        return row;
+    }
+}
