@@ -162,9 +162,10 @@ public final class MvsinkConfig extends AbstractConfig {
         if (!auth.isEmpty() && auth.indexOf(':') < 1) {
             throw new ConfigException(REGISTRY_BASIC_AUTH, "[hidden]", "must be user:password");
         }
-        if (getString(REPORTS_TOPIC).equals(correctionsTopic()) || consensusTopic().equals(correctionsTopic())) {
+        if (reportsTopic().equals(correctionsTopic()) || consensusTopic().equals(correctionsTopic())
+            || deadLetterTopic().equals(correctionsTopic())) {
             throw new ConfigException(CORRECTIONS_TOPIC, correctionsTopic(),
-                "must differ from the reports and consensus topics");
+                "must differ from the reports, consensus and dead-letter topics");
         }
     }
 

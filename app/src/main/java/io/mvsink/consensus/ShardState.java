@@ -29,6 +29,11 @@ public final class ShardState {
             throw new ConsensusCorruptException("shard " + shard + ": diff seqno " + diff.getSeqno() + " ["
                 + diff.getLower() + ", " + diff.getUpper() + ") does not follow seqno " + seqno + " at upper " + upper);
         }
+        if (diff.getPartitionCount() < 1 || (seqno > 0 && diff.getPartitionCount() != partitionCount)) {
+            throw new ConsensusCorruptException("shard " + shard + ": diff seqno " + diff.getSeqno() + " claims "
+                + diff.getPartitionCount() + " partitions; the shard has " + (seqno > 0 ? partitionCount : "none yet")
+                + " and a shard's partition count never changes");
+        }
         List<String> problems = CoverCheck.problems(diff);
         if (!problems.isEmpty()) {
             throw new ConsensusCorruptException("shard " + shard + ": append " + diff.getSeqno()

@@ -9,7 +9,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.common.config.ConfigException;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 class MvsinkConfigTest {
@@ -134,9 +133,6 @@ class MvsinkConfigTest {
     }
 
     @Test
-    @Disabled("bug: validateCrossFields compares corrections.topic with the raw reports.topic option (default \"\") "
-        + "instead of reportsTopic(), so corrections.topic=mvsink-reports with the default application.id is "
-        + "accepted although the derived reports topic is the corrections topic")
     void shouldRefuseACorrectionsTopicThatIsAlsoTheDerivedReportsTopic() {
         assertRefused(MvsinkConfig.CORRECTIONS_TOPIC, "mvsink-reports");
     }
