@@ -1,5 +1,7 @@
 package io.mvsink.blob;
 
+import io.mvsink.local.LocalStack;
+import io.mvsink.local.LocalStackExtension;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,32 +14,26 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** {@link AzureBlobStore} against a real Azurite. */
+@ExtendWith(LocalStackExtension.class)
 class AzureBlobStoreIT {
-    private static AzuriteProcess azurite;
+    private static String connectionString;
     private AzureBlobStore store;
 
     @BeforeAll
-    static void startAzurite() throws IOException {
-        azurite = AzuriteProcess.start();
-    }
-
-    @AfterAll
-    static void stopAzurite() {
-        if (azurite != null) {
-            azurite.close();
-        }
+    static void connect(LocalStack stack) {
+        connectionString = stack.blobConnectionString();
     }
 
     @BeforeEach
     void openStore() {
-        store = new AzureBlobStore(BlobStoreSettings.fromConnectionString(azurite.connectionString(),
+        store = new AzureBlobStore(BlobStoreSettings.fromConnectionString(connectionString,
                 "it-" + UUID.randomUUID()));
         store.ensureContainer();
     }
@@ -112,7 +108,7 @@ class AzureBlobStoreIT {
         try (ServerSocket socket = new ServerSocket(0)) {
             closedPort = socket.getLocalPort();
         }
-        String unreachable = azurite.connectionString().replaceAll("127\\.0\\.0\\.1:\\d+", "127.0.0.1:" + closedPort);
+        String unreachable = connectionString.replaceAll("127\\.0\\.0\\.1:\\d+", "127.0.0.1:" + closedPort);
         try (AzureBlobStore nowhere = new AzureBlobStore(BlobStoreSettings.fromConnectionString(unreachable, "c")
                 .withRetries(2, Duration.ofMillis(1), Duration.ofMillis(1)))) {
             assertThrows(BlobWriteFailedException.class, () -> nowhere.putIfAbsent("k", bytes("x")));

@@ -1,18 +1,19 @@
 package io.mvsink.registry;
 
+import io.mvsink.local.LocalStack;
+import io.mvsink.local.LocalStackExtension;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.util.UUID;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@link RegistryClient} against a real Apicurio Registry 2.6.13 ccompat API.
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * unknown id is 404 (40403). Ids are content ids: the same text under two subjects gets one id,
  * but the same schema with other whitespace is new content (a new version and id).
  */
+@ExtendWith(LocalStackExtension.class)
 class RegistryClientIT {
     private static final Schema V1 = SchemaBuilder.record("Row").namespace("it").fields()
             .requiredLong("id").endRecord();
@@ -33,20 +35,11 @@ class RegistryClientIT {
     private static final Schema V2_COMPATIBLE = SchemaBuilder.record("Row").namespace("it").fields()
             .requiredLong("id").optionalString("name").endRecord();
 
-    private static ApicurioProcess apicurio;
     private static RegistrySettings settings;
 
     @BeforeAll
-    static void startRegistry() throws IOException {
-        apicurio = ApicurioProcess.start();
-        settings = RegistrySettings.of(apicurio.ccompatUrl());
-    }
-
-    @AfterAll
-    static void stopRegistry() {
-        if (apicurio != null) {
-            apicurio.close();
-        }
+    static void connect(LocalStack stack) {
+        settings = RegistrySettings.of(stack.registryUrl());
     }
 
     @Test
