@@ -78,6 +78,16 @@ final class SinkHarness implements AutoCloseable {
         return new MvsinkConfig(props);
     }
 
+    /** Command-line arguments that point a CLI command at this shard. */
+    List<String> cliArgs() {
+        List<String> args = new ArrayList<>();
+        config(0).originals().forEach((k, v) -> {
+            args.add("--set");
+            args.add(k + "=" + v);
+        });
+        return args;
+    }
+
     /** Starts one more instance (same application id) with its own state dir. */
     MvsinkApp startApp(int threads) {
         Properties props = new Properties();
