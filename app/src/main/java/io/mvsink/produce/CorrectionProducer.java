@@ -30,6 +30,8 @@ public final class CorrectionProducer implements AutoCloseable {
     private final KafkaProducer<byte[], byte[]> producer;
     private final AvroRowCodec rows;
     private final String topic;
+    private final SchemaRegistry registry;
+    private boolean compatibilityChecked;
     private final int partitions;
 
     public CorrectionProducer(Map<String, Object> clientProps, String topic, SchemaRegistry registry) {
@@ -39,20 +41,39 @@ public final class CorrectionProducer implements AutoCloseable {
         props.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
         this.producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
         this.rows = new AvroRowCodec(registry, topic + "-value");
+        this.registry = registry;
         this.topic = topic;
         this.partitions = producer.partitionsFor(topic).size();
+    }
+
+    /**
+     * Sets the row subject to BACKWARD unless it has a level of its own (Apicurio and some
+     * registries default to NONE, which would let an incompatible schema in).
+     */
+    private static void ensureBackward(SchemaRegistry registry, String subject) {
+        if ("NONE".equals(registry.compatibility(subject))) {
+            registry.setCompatibility(subject, "BACKWARD");
+        }
     }
 
     public int partitions() {
         return partitions;
     }
 
-    /** Sends one update; the row's schema is registered under {@code <topic>-value} on first use. */
+    /**
+     * Sends one update; the row's schema is registered under {@code <topic>-value} on first use,
+     * and the subject is set to BACKWARD if it has no stricter level.
+     */
     public Future<RecordMetadata> update(String rowKey, GenericRecord row, long time, long diff) {
         RecordHeaders headers = new RecordHeaders();
         headers.add(DIFF_HEADER, Long.toString(diff).getBytes(StandardCharsets.UTF_8));
+        byte[] value = rows.serialize(row);
+        if (!compatibilityChecked) {
+            ensureBackward(registry, rows.subject());
+            compatibilityChecked = true;
+        }
         return producer.send(new ProducerRecord<>(topic, null, time,
-            rowKey.getBytes(StandardCharsets.UTF_8), rows.serialize(row), headers));
+            rowKey.getBytes(StandardCharsets.UTF_8), value, headers));
     }
 
     /** Promises every partition that no update with {@code time < upper} follows. */
