@@ -1,8 +1,7 @@
 package io.mvsink;
 
-import io.mvsink.batch.BatchBuilder;
-import io.mvsink.batch.PartEncoder;
-import io.mvsink.batch.SoloBatchBuilder;
+import io.mvsink.batch.SharedBatchRegistry;
+import io.mvsink.batch.ShardSink;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.metrics.ShardMetrics;
@@ -36,11 +35,20 @@ public final class MvsinkApp implements AutoCloseable {
     private final MvsinkConfig config;
     private final Dependencies deps;
     private final SinkTopology.Topics topics;
-    private BatchBuilder builder;
     private KafkaStreams streams;
 
-    /** The JVM-wide collaborators of the app, injected (tests hand in their own). */
-    public record Dependencies(SchemaRegistry registry, BlobStore blobs, ShardMetrics metrics, Time time) {
+    /**
+     * The collaborators of the app, injected (tests hand in their own). The batch registry is
+     * JVM-wide: several apps (shards) of one process share it; {@link #close()} closes what
+     * the dependencies own, and is the process owner's call, not an app's.
+     */
+    public record Dependencies(SchemaRegistry registry, BlobStore blobs, SharedBatchRegistry batches,
+                               ShardMetrics metrics, Time time) implements AutoCloseable {
+        @Override
+        public void close() {
+            batches.close();
+            blobs.close();
+        }
     }
 
     public MvsinkApp(MvsinkConfig config, Dependencies deps) {
@@ -59,12 +67,11 @@ public final class MvsinkApp implements AutoCloseable {
         try (Admin admin = Admin.create(clientProps())) {
             partitions = new TopicSetup(admin).ensure(topics);
         }
-        builder = new SoloBatchBuilder(deps.blobs(), deps.registry(),
-            new PartEncoder(config.getString(MvsinkConfig.BLOB_CODEC), config.getLong(MvsinkConfig.BLOB_TARGET_BYTES)),
-            config.blobPrefix(), deps.metrics(), config.getInt(MvsinkConfig.BUILDER_THREADS),
-            config.getInt(MvsinkConfig.BUILDER_QUEUE_CAPACITY));
-        SinkContext sink = new SinkContext(config.shard(), config.correctionsTopic() + "-value", config.batchIntervalMs(), partitions,
-            config.getLong(MvsinkConfig.PUNCTUATE_INTERVAL_MS), deps.time(), deps.metrics(), builder, deps.registry());
+        deps.batches().addShard(new ShardSink(config.shard(), config.blobPrefix(), deps.metrics()));
+        SinkContext sink = new SinkContext(config.shard(), config.correctionsTopic() + "-value",
+            config.batchIntervalMs(), partitions, config.getLong(MvsinkConfig.PUNCTUATE_INTERVAL_MS),
+            config.getLong(MvsinkConfig.RECONTRIBUTE_TIMEOUT_MS), deps.time(), deps.metrics(), deps.batches(),
+            deps.registry());
         Topology topology = SinkTopology.build(topics, sink);
         streams = new KafkaStreams(topology, streamsProps());
         streams.setUncaughtExceptionHandler(e -> {
@@ -117,15 +124,10 @@ public final class MvsinkApp implements AutoCloseable {
         return props;
     }
 
-    /** Stops the stream threads (committing what they did), then the builder; bounded by {@code timeout}. */
+    /** Stops the stream threads (committing what they did), bounded by {@code timeout}. */
     public synchronized void close(Duration timeout) {
-        if (streams != null) {
-            if (!streams.close(timeout)) {
-                LOG.warn("shard {}: stream threads did not stop within {}", config.shard(), timeout);
-            }
-        }
-        if (builder != null) {
-            builder.close();
+        if (streams != null && !streams.close(timeout)) {
+            LOG.warn("shard {}: stream threads did not stop within {}", config.shard(), timeout);
         }
     }
 

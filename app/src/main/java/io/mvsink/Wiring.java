@@ -1,5 +1,8 @@
 package io.mvsink;
 
+import io.mvsink.batch.CoalescingMode;
+import io.mvsink.batch.PartEncoder;
+import io.mvsink.batch.SharedBatchRegistry;
 import io.mvsink.blob.AzureBlobStore;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.blob.BlobStoreSettings;
@@ -37,9 +40,19 @@ public final class Wiring {
         return store;
     }
 
-    /** The real dependencies of one app: registry client, Azure blob store, fresh metrics, system time. */
+    /** The JVM-wide shared batch registry, configured from the app's options. */
+    public static SharedBatchRegistry batches(MvsinkConfig config, BlobStore blobs, SchemaRegistry registry, Time time) {
+        return new SharedBatchRegistry(CoalescingMode.parse(config.getString(MvsinkConfig.COALESCING_MODE)), blobs,
+            registry, new PartEncoder(config.getString(MvsinkConfig.BLOB_CODEC), config.getLong(MvsinkConfig.BLOB_TARGET_BYTES)),
+            time, config.getLong(MvsinkConfig.BARRIER_TIMEOUT_MS), config.getLong(MvsinkConfig.BUILDER_MAX_QUEUED_BYTES),
+            config.getInt(MvsinkConfig.BUILDER_THREADS));
+    }
+
+    /** The real dependencies of one app: registry client, Azure blob store, batch registry, fresh metrics, system time. */
     public static MvsinkApp.Dependencies dependencies(MvsinkConfig config) {
         BlobStore blobs = blobs(config);
-        return new MvsinkApp.Dependencies(registry(config), blobs, new ShardMetrics(config.shard()), Time.SYSTEM);
+        SchemaRegistry registry = registry(config);
+        return new MvsinkApp.Dependencies(registry, blobs, batches(config, blobs, registry, Time.SYSTEM),
+            new ShardMetrics(config.shard()), Time.SYSTEM);
     }
 }

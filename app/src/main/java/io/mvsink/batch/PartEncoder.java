@@ -1,18 +1,10 @@
 package io.mvsink.batch;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.avro.file.CodecFactory;
-import org.apache.avro.file.DataFileWriter;
-import org.apache.avro.generic.GenericDatumWriter;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.EncoderFactory;
 
 /**
  * Encodes updates as Avro object container files of {@code (row, time, diff)}, cutting a new
@@ -49,66 +41,39 @@ public final class PartEncoder {
         return Schema.createRecord("Update", "a (row, time, diff) correction", "io.mvsink.part", false, fields);
     }
 
+    /** A writer for one new part of rows written with {@code rowSchema}; {@code meta} must hold the schema id. */
+    public PartWriter open(Schema rowSchema, Map<String, String> meta) {
+        if (!meta.containsKey(META_SCHEMA_ID)) {
+            throw new IllegalArgumentException("a part must carry its schema id (" + META_SCHEMA_ID + ")");
+        }
+        return new PartWriter(codec, updateSchema(rowSchema), meta);
+    }
+
+    /** A part is cut once it holds this many bytes of encoded updates. */
+    public long targetBytes() {
+        return targetBytes;
+    }
+
     /**
      * Encodes updates that were all written with {@code rowSchema}; {@code meta} goes into every
      * part's file metadata (it must hold {@link #META_SCHEMA_ID}).
      */
     public List<EncodedPart> encode(Schema rowSchema, Map<String, String> meta, List<Update> updates) {
-        if (!meta.containsKey(META_SCHEMA_ID)) {
-            throw new IllegalArgumentException("a part must carry its schema id (" + META_SCHEMA_ID + ")");
-        }
-        Schema schema = updateSchema(rowSchema);
         List<EncodedPart> parts = new ArrayList<>();
-        ByteArrayOutputStream datum = new ByteArrayOutputStream(256);
-        BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(datum, null);
-        try {
-            PartSink sink = null;
-            for (Update update : updates) {
-                if (sink == null) {
-                    sink = new PartSink(schema, meta);
-                }
-                datum.reset();
-                encoder.writeFixed(update.row());
-                encoder.writeLong(update.time());
-                encoder.writeLong(update.diff());
-                encoder.flush();
-                sink.append(datum.toByteArray());
-                if (sink.bytes >= targetBytes) {
-                    parts.add(sink.finish());
-                    sink = null;
-                }
+        PartWriter writer = null;
+        for (Update update : updates) {
+            if (writer == null) {
+                writer = open(rowSchema, meta);
             }
-            if (sink != null) {
-                parts.add(sink.finish());
+            writer.add(update);
+            if (writer.bytes() >= targetBytes) {
+                parts.add(writer.finish());
+                writer = null;
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot encode a part", e);
+        }
+        if (writer != null) {
+            parts.add(writer.finish());
         }
         return parts;
-    }
-
-    /** One container file being written, with running totals. */
-    private final class PartSink {
-        private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        private final DataFileWriter<Object> writer = new DataFileWriter<>(new GenericDatumWriter<>());
-        private long bytes;
-        private long updates;
-
-        PartSink(Schema schema, Map<String, String> meta) throws IOException {
-            writer.setCodec(codec);
-            meta.forEach(writer::setMeta);
-            writer.create(schema, out);
-        }
-
-        void append(byte[] encodedDatum) throws IOException {
-            writer.appendEncoded(ByteBuffer.wrap(encodedDatum));
-            bytes += encodedDatum.length;
-            updates++;
-        }
-
-        EncodedPart finish() throws IOException {
-            writer.close();
-            return new EncodedPart(out.toByteArray(), updates);
-        }
     }
 }

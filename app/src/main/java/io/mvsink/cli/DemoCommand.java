@@ -55,9 +55,9 @@ final class DemoCommand implements Callable<Integer> {
                 admin.createTopics(List.of(new NewTopic(config.correctionsTopic(), partitions, (short) 1)))
                     .all().get(60, TimeUnit.SECONDS);
             }
-            MvsinkApp.Dependencies deps = Wiring.dependencies(config);
             Workload workload = new Workload(7, 5_000, 0.3);
-            try (MvsinkApp app = new MvsinkApp(config, deps);
+            try (MvsinkApp.Dependencies deps = Wiring.dependencies(config);
+                 MvsinkApp app = new MvsinkApp(config, deps);
                  CorrectionProducer producer = new CorrectionProducer(
                      Map.of("bootstrap.servers", stack.bootstrapServers()), config.correctionsTopic(), deps.registry())) {
                 deps.registry().register(config.correctionsTopic() + "-value", Workload.ROW_SCHEMA);

@@ -18,10 +18,12 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         MvsinkConfig config = settings.config();
-        MvsinkApp app = new MvsinkApp(config, Wiring.dependencies(config));
+        MvsinkApp.Dependencies deps = Wiring.dependencies(config);
+        MvsinkApp app = new MvsinkApp(config, deps);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             app.close(Duration.ofSeconds(30));
+            deps.close();
             stopped.countDown();
         }, "mvsink-shutdown"));
         app.start();

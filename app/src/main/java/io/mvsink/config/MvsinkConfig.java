@@ -40,13 +40,17 @@ public final class MvsinkConfig extends AbstractConfig {
     public static final String BLOB_CODEC = "blob.codec";
     public static final String BLOB_MAX_ATTEMPTS = "blob.max.attempts";
     public static final String BUILDER_THREADS = "builder.threads";
-    public static final String BUILDER_QUEUE_CAPACITY = "builder.queue.capacity";
+    public static final String BUILDER_MAX_QUEUED_BYTES = "builder.max.queued.bytes";
+    public static final String BARRIER_TIMEOUT_MS = "barrier.timeout.ms";
+    public static final String RECONTRIBUTE_TIMEOUT_MS = "recontribute.timeout.ms";
     public static final String REGISTRY_URL = "schema.registry.url";
     public static final String REGISTRY_BASIC_AUTH = "schema.registry.basic.auth.user.info";
     public static final String REGISTRY_TIMEOUT_MS = "schema.registry.request.timeout.ms";
     public static final String STREAMS_PREFIX = "streams.";
 
     public static final String MODE_NONE = "none";
+    public static final String MODE_BEST_EFFORT = "best-effort";
+    public static final String MODE_BARRIER = "barrier";
 
     public static final ConfigDef DEFINITION = new ConfigDef()
         .define(APPLICATION_ID, Type.STRING, "mvsink", new NameValidator(), Importance.HIGH,
@@ -65,8 +69,16 @@ public final class MvsinkConfig extends AbstractConfig {
             "Topic for bad input, with headers that say why; empty means <application.id>-dead-letter.")
         .define(BATCH_INTERVAL_MS, Type.LONG, 1000L, between(1L, 86_400_000L), Importance.HIGH,
             "Width of the interval grid: updates are grouped into batches per [k*interval, (k+1)*interval).")
-        .define(COALESCING_MODE, Type.STRING, MODE_NONE, ValidString.in(MODE_NONE), Importance.HIGH,
-            "How the tasks of one JVM share batches. 'none': each task builds and reports its own batch.")
+        .define(COALESCING_MODE, Type.STRING, MODE_BARRIER, ValidString.in(MODE_NONE, MODE_BEST_EFFORT, MODE_BARRIER),
+            Importance.HIGH, "How the tasks of one JVM share batches. 'none': each task builds and reports its own "
+                + "batch. 'best-effort': a task joins the interval's open builder if there is one, else opens one. "
+                + "'barrier': the builder waits until every local task of the shard has contributed (or "
+                + BARRIER_TIMEOUT_MS + " passes), so a JVM delivers one batch per interval.")
+        .define(BARRIER_TIMEOUT_MS, Type.LONG, 2000L, between(1L, 600_000L), Importance.MEDIUM,
+            "In barrier mode, how long a shared builder waits for the local tasks that have not contributed.")
+        .define(RECONTRIBUTE_TIMEOUT_MS, Type.LONG, 60_000L, between(100L, 86_400_000L), Importance.MEDIUM,
+            "A contribution not sealed this long after it was handed off is contributed again (its shared batch "
+                + "may have been lost with another task's aborted transaction).")
         .define(NUM_STREAM_THREADS, Type.INT, 1, between(1, 256), Importance.HIGH,
             "Kafka Streams stream threads (workers) in this JVM.")
         .define(STATE_DIR, Type.STRING, "", Importance.MEDIUM,
@@ -87,8 +99,8 @@ public final class MvsinkConfig extends AbstractConfig {
             "Attempts per blob write before its batch fails and is contributed again.")
         .define(BUILDER_THREADS, Type.INT, 2, between(1, 64), Importance.LOW,
             "Threads that encode parts and write them to blob storage.")
-        .define(BUILDER_QUEUE_CAPACITY, Type.INT, 64, atLeast(1), Importance.LOW,
-            "Contributions waiting for a builder thread at most; when full, tasks keep them and offer later.")
+        .define(BUILDER_MAX_QUEUED_BYTES, Type.LONG, 64L * 1024 * 1024, atLeast(1024L), Importance.LOW,
+            "Bytes of contributions waiting for a builder thread at most; beyond, tasks keep them and offer later.")
         .define(REGISTRY_URL, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
             Importance.HIGH, "Base URL of the Confluent-compatible schema registry API.")
         .define(REGISTRY_BASIC_AUTH, Type.PASSWORD, "", Importance.MEDIUM,

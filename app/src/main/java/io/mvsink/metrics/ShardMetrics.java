@@ -14,6 +14,10 @@ public final class ShardMetrics {
     private final LongAdder contributions = new LongAdder();
     private final LongAdder recontributions = new LongAdder();
     private final LongAdder batchesBuilt = new LongAdder();
+    private final LongAdder participants = new LongAdder();
+    private final LongAdder barrierTimeouts = new LongAdder();
+    private final LongAdder batchesAbandoned = new LongAdder();
+    private final LongAdder orphanedBatches = new LongAdder();
     private final LongAdder batchesFailed = new LongAdder();
     private final LongAdder builderRefused = new LongAdder();
     private final LongAdder partsWritten = new LongAdder();
@@ -39,7 +43,15 @@ public final class ShardMetrics {
     public void deadLettered() { deadLettered.increment(); }
     public void contributed() { contributions.increment(); }
     public void recontributed() { recontributions.increment(); }
-    public void batchBuilt() { batchesBuilt.increment(); }
+    /** A shared batch finished with {@code participants} contributions. */
+    public void batchBuilt(int participants) {
+        batchesBuilt.increment();
+        this.participants.add(participants);
+    }
+
+    public void barrierTimedOut() { barrierTimeouts.increment(); }
+    public void batchAbandoned() { batchesAbandoned.increment(); }
+    public void orphanedBatch() { orphanedBatches.increment(); }
     public void batchFailed() { batchesFailed.increment(); }
     public void builderRefused() { builderRefused.increment(); }
     public void mismatch() { mismatches.increment(); }
@@ -65,6 +77,10 @@ public final class ShardMetrics {
     public long contributions() { return contributions.sum(); }
     public long recontributions() { return recontributions.sum(); }
     public long batchesBuilt() { return batchesBuilt.sum(); }
+    public long participants() { return participants.sum(); }
+    public long barrierTimeouts() { return barrierTimeouts.sum(); }
+    public long batchesAbandoned() { return batchesAbandoned.sum(); }
+    public long orphanedBatches() { return orphanedBatches.sum(); }
     public long batchesFailed() { return batchesFailed.sum(); }
     public long builderRefusals() { return builderRefused.sum(); }
     public long partsWritten() { return partsWritten.sum(); }

@@ -1,16 +1,16 @@
 package io.mvsink.topology;
 
-import io.mvsink.avro.Batch;
 import io.mvsink.avro.BatchReport;
 import io.mvsink.avro.TaskProgress;
 import io.mvsink.batch.ContributionData;
+import io.mvsink.batch.Handle;
+import io.mvsink.batch.Outcome;
 import io.mvsink.codec.Codecs;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -23,14 +23,18 @@ import org.slf4j.LoggerFactory;
 /**
  * One per input partition (task). Consolidates updates into the correction buffer, follows the
  * partition's frontier from progress records, and when the frontier passes a grid point hands
- * the closed range {@code [lower, floor(frontier))} to the batch builder as one contribution,
- * however many grid intervals it spans (a jump costs one contribution, not one per cell).
+ * the closed range {@code [lower, floor(frontier))} to the shared batch registry as one
+ * contribution, however many grid intervals it spans (a jump costs one contribution, not one
+ * per cell).
  *
- * <p>Finished batches are reported from this task's own stream thread, in range order, inside
- * its transaction, together with the new {@code reportedUpTo}; a contribution whose batch failed
- * or was never reported (crash, move) is made again from the buffer, which still holds it:
- * entries leave the buffer only when the consensus topic shows them sealed. The stream thread
- * never waits: it polls the builder's futures on a wall-clock punctuation.
+ * <p>The task polls its handles in range order on a wall-clock punctuation, from its own stream
+ * thread: a batch it owns it reports inside its transaction; a batch another participant owns
+ * needs nothing more; a failed batch is contributed again. Nothing leaves the buffer before the
+ * consensus topic shows it sealed, so the task can always contribute again: on (re)init it
+ * contributes everything above the sealed upper, and a contribution not sealed within
+ * {@code recontribute.timeout.ms} is contributed again (its batch may have been lost with
+ * another task's aborted transaction). Duplicates are harmless: the appender's exact cover uses
+ * one copy. The stream thread never waits on a builder or a barrier.
  */
 final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byte[]> {
     private static final Logger LOG = LoggerFactory.getLogger(CorrectionProcessor.class);
@@ -38,7 +42,8 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
     private final SinkContext sink;
     private final Grid grid;
     private final InputDecoder decoder;
-    private final Deque<InFlight> inFlight = new ArrayDeque<>();
+    private final Deque<Handle> inFlight = new ArrayDeque<>();
+    private final Deque<long[]> unsealed = new ArrayDeque<>();
     private ProcessorContext<byte[], byte[]> context;
     private CorrectionBuffer buffer;
     private KeyValueStore<Integer, byte[]> progressStore;
@@ -48,10 +53,6 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
     private TaskProgress progress;
     private long handedOffUpTo;
     private long trimmedBelow = -1;
-
-    /** A contribution handed to the builder whose batch is not yet reported. */
-    private record InFlight(long lower, long upper, CompletableFuture<Batch> batch) {
-    }
 
     CorrectionProcessor(SinkContext sink) {
         this.sink = sink;
@@ -70,7 +71,10 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
         this.partition = context.taskId().partition();
         byte[] stored = progressStore.get(partition);
         this.progress = stored == null ? new TaskProgress(0L, 0L, 0L) : Codecs.TASK_PROGRESS.decode(stored);
-        this.handedOffUpTo = progress.getReportedUpTo();
+        // contribute again everything not sealed: what this task handed off before is not tracked
+        // any more, and whoever held it may be gone
+        this.handedOffUpTo = sealed.get();
+        sink.batches().register(sink.shard(), partition);
         context.schedule(Duration.ofMillis(sink.punctuateMs()), PunctuationType.WALL_CLOCK_TIME, now -> tick());
     }
 
@@ -117,50 +121,76 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
         }
     }
 
-    /** Hands the closed, not yet handed-off range to the builder, if the builder takes it. */
+    /** Hands the closed, not yet handed-off range to the registry, if the registry takes it. */
     private void contribute() {
         long lower = Math.max(handedOffUpTo, sealed.get());
         long upper = grid.floor(progress.getFrontier());
         if (upper <= lower) {
             return;
         }
+        long now = sink.time().milliseconds();
         ContributionData data = new ContributionData(sink.shard(), partition, lower, upper,
-            buffer.range(lower, upper), sink.time().milliseconds());
-        Optional<CompletableFuture<Batch>> batch = sink.builder().offer(data);
-        if (batch.isPresent()) {
-            inFlight.addLast(new InFlight(lower, upper, batch.get()));
+            buffer.range(lower, upper), now);
+        Optional<Handle> handle = sink.batches().contribute(data);
+        if (handle.isPresent()) {
+            inFlight.addLast(handle.get());
+            unsealed.addLast(new long[] {upper, now});
             handedOffUpTo = upper;
             sink.metrics().contributed();
         }
     }
 
     private void tick() {
-        reportFinished();
+        sink.batches().tick();
+        pollHandles();
+        recontributeIfStuck();
         contribute();
         trim();
     }
 
-    /** Reports finished batches in range order; on a failed batch, contributes everything again. */
-    private void reportFinished() {
-        while (!inFlight.isEmpty() && inFlight.peekFirst().batch().isDone()) {
-            InFlight head = inFlight.pollFirst();
-            Batch batch;
-            try {
-                batch = head.batch().join();
-            } catch (RuntimeException failed) {
-                LOG.warn("shard {} partition {}: batch for [{}, {}) failed, contributing again: {}",
-                    sink.shard(), partition, head.lower(), head.upper(), failed.getMessage());
-                sink.metrics().recontributed();
-                inFlight.clear();
-                handedOffUpTo = progress.getReportedUpTo();
+    /** Answers finished handles in range order; on a failed batch, contributes everything again. */
+    private void pollHandles() {
+        while (!inFlight.isEmpty()) {
+            Handle head = inFlight.peekFirst();
+            Outcome outcome = head.poll();
+            if (outcome instanceof Outcome.Pending) {
                 return;
             }
-            BatchReport report = new BatchReport(batch, context.taskId().toString());
-            context.forward(new Record<>(sink.shard().getBytes(StandardCharsets.UTF_8),
-                Codecs.REPORT.encode(report), sink.time().milliseconds()), StoreNames.REPORTS_SINK);
-            progress.setReportedUpTo(head.upper());
-            saveProgress();
+            inFlight.pollFirst();
+            if (outcome instanceof Outcome.Report report) {
+                context.forward(new Record<>(sink.shard().getBytes(StandardCharsets.UTF_8),
+                    Codecs.REPORT.encode(new BatchReport(report.batch(), context.taskId().toString())),
+                    sink.time().milliseconds()), StoreNames.REPORTS_SINK);
+                progress.setReportedUpTo(head.upper());
+                saveProgress();
+            } else if (outcome instanceof Outcome.Failed failed) {
+                LOG.warn("shard {} partition {}: batch for [{}, {}) failed, contributing again: {}",
+                    sink.shard(), partition, head.lower(), head.upper(), failed.reason());
+                restartFrom(head.lower());
+                return;
+            }
         }
+    }
+
+    /** Contributes again from the sealed upper if the oldest unsealed contribution waited too long. */
+    private void recontributeIfStuck() {
+        long upper = sealed.get();
+        while (!unsealed.isEmpty() && unsealed.peekFirst()[0] <= upper) {
+            unsealed.pollFirst();
+        }
+        if (!unsealed.isEmpty() && sink.time().milliseconds() - unsealed.peekFirst()[1] >= sink.recontributeMs()) {
+            LOG.info("shard {} partition {}: [{}, {}) not sealed within {} ms, contributing again",
+                sink.shard(), partition, upper, handedOffUpTo, sink.recontributeMs());
+            restartFrom(upper);
+        }
+    }
+
+    private void restartFrom(long lower) {
+        inFlight.forEach(Handle::abandon);
+        inFlight.clear();
+        unsealed.clear();
+        handedOffUpTo = lower;
+        sink.metrics().recontributed();
     }
 
     private void trim() {
@@ -180,8 +210,11 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
     @Override
     public void close() {
         if (!inFlight.isEmpty()) {
-            LOG.info("shard {} partition {}: closing with {} unreported batches; the next owner contributes again",
+            LOG.info("shard {} partition {}: closing with {} unanswered batches; the next owner contributes again",
                 sink.shard(), partition, inFlight.size());
         }
+        inFlight.forEach(Handle::abandon);
+        inFlight.clear();
+        sink.batches().deregister(sink.shard(), partition);
     }
 }

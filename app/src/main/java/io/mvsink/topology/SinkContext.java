@@ -1,6 +1,6 @@
 package io.mvsink.topology;
 
-import io.mvsink.batch.BatchBuilder;
+import io.mvsink.batch.SharedBatchRegistry;
 import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.registry.SchemaRegistry;
 import org.apache.kafka.common.utils.Time;
@@ -8,7 +8,10 @@ import org.apache.kafka.common.utils.Time;
 /**
  * What the processors of one shard share in one JVM, injected through their suppliers (never
  * static, so two apps in one JVM never share them by accident).
+ *
+ * @param recontributeMs a contribution not sealed this long after hand-off is contributed again
  */
 public record SinkContext(String shard, String subject, long intervalMs, int partitionCount, long punctuateMs,
-                          Time time, ShardMetrics metrics, BatchBuilder builder, SchemaRegistry registry) {
+                          long recontributeMs, Time time, ShardMetrics metrics, SharedBatchRegistry batches,
+                          SchemaRegistry registry) {
 }

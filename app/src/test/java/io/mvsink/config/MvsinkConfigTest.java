@@ -42,12 +42,14 @@ class MvsinkConfigTest {
         assertEquals("mvsink-dead-letter", config.deadLetterTopic());
         assertEquals("orders/", config.blobPrefix());
         assertEquals(1000L, config.batchIntervalMs());
-        assertEquals(MvsinkConfig.MODE_NONE, config.getString(MvsinkConfig.COALESCING_MODE));
+        assertEquals(MvsinkConfig.MODE_BARRIER, config.getString(MvsinkConfig.COALESCING_MODE));
+        assertEquals(2000L, config.getLong(MvsinkConfig.BARRIER_TIMEOUT_MS));
+        assertEquals(60_000L, config.getLong(MvsinkConfig.RECONTRIBUTE_TIMEOUT_MS));
         assertEquals("mvsink", config.getString(MvsinkConfig.BLOB_CONTAINER));
         assertEquals("deflate", config.getString(MvsinkConfig.BLOB_CODEC));
         assertEquals(8L * 1024 * 1024, config.getLong(MvsinkConfig.BLOB_TARGET_BYTES));
         assertEquals(2, config.getInt(MvsinkConfig.BUILDER_THREADS));
-        assertEquals(64, config.getInt(MvsinkConfig.BUILDER_QUEUE_CAPACITY));
+        assertEquals(64L * 1024 * 1024, config.getLong(MvsinkConfig.BUILDER_MAX_QUEUED_BYTES));
         assertEquals("", config.getPassword(MvsinkConfig.REGISTRY_BASIC_AUTH).value());
         assertEquals("UseDevelopmentStorage=true", config.blobConnectionString().value());
         assertEquals(Map.of(), config.streamsOverrides());
@@ -98,7 +100,9 @@ class MvsinkConfigTest {
         assertRefused(MvsinkConfig.BLOB_CODEC, "gzip");
         assertRefused(MvsinkConfig.BLOB_TARGET_BYTES, "1023");
         assertRefused(MvsinkConfig.BUILDER_THREADS, "0");
-        assertRefused(MvsinkConfig.BUILDER_QUEUE_CAPACITY, "0");
+        assertRefused(MvsinkConfig.BUILDER_MAX_QUEUED_BYTES, "0");
+        assertRefused(MvsinkConfig.BARRIER_TIMEOUT_MS, "0");
+        assertRefused(MvsinkConfig.RECONTRIBUTE_TIMEOUT_MS, "10");
         assertRefused(MvsinkConfig.NUM_STREAM_THREADS, "0");
         assertRefused(MvsinkConfig.APPLICATION_ID, "my app");
         assertRefused(MvsinkConfig.SHARD_NAME, "a/b");

@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.mvsink.MvsinkApp;
 import io.mvsink.Wiring;
+import io.mvsink.batch.SharedBatchRegistry;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.consensus.ConsensusReader;
@@ -36,6 +37,7 @@ final class SinkHarness implements AutoCloseable {
     final SchemaRegistry registry;
     final BlobStore blobs;
     private final List<MvsinkApp> apps = new ArrayList<>();
+    private final List<SharedBatchRegistry> registries = new ArrayList<>();
     private final Path stateRoot;
     private final Properties overrides;
 
@@ -95,8 +97,10 @@ final class SinkHarness implements AutoCloseable {
         base.originals().forEach(props::put);
         props.put(MvsinkConfig.NUM_STREAM_THREADS, Integer.toString(threads));
         MvsinkConfig config = new MvsinkConfig(props);
+        SharedBatchRegistry batches = Wiring.batches(config, blobs, registry, Time.SYSTEM);
+        registries.add(batches);
         MvsinkApp app = new MvsinkApp(config,
-            new MvsinkApp.Dependencies(registry, blobs, new ShardMetrics(config.shard()), Time.SYSTEM));
+            new MvsinkApp.Dependencies(registry, blobs, batches, new ShardMetrics(config.shard()), Time.SYSTEM));
         apps.add(app);
         app.start();
         await().atMost(Duration.ofSeconds(60)).until(() -> app.state() == KafkaStreams.State.RUNNING);
@@ -129,5 +133,6 @@ final class SinkHarness implements AutoCloseable {
         for (MvsinkApp app : apps) {
             app.close(Duration.ofSeconds(30));
         }
+        registries.forEach(SharedBatchRegistry::close);
     }
 }

@@ -11,7 +11,14 @@ import io.mvsink.avro.Part;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.batch.ContributionData;
 import io.mvsink.batch.PartEncoder;
-import io.mvsink.batch.SoloBatchBuilder;
+import io.mvsink.batch.CoalescingMode;
+import io.mvsink.batch.Handle;
+import io.mvsink.batch.Outcome;
+import io.mvsink.batch.SharedBatchRegistry;
+import io.mvsink.batch.ShardSink;
+import java.time.Duration;
+import org.apache.kafka.common.utils.Time;
+import static org.awaitility.Awaitility.await;
 import io.mvsink.batch.Update;
 import io.mvsink.blob.InMemoryBlobStore;
 import io.mvsink.consensus.ShardState;
@@ -35,8 +42,12 @@ class SnapshotReaderTest {
     private final InMemoryBlobStore blobs = new InMemoryBlobStore();
     private final InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
     private final int schemaId = registry.register("orders-value", Workload.ROW_SCHEMA);
-    private final SoloBatchBuilder builder = new SoloBatchBuilder(blobs, registry, new PartEncoder("deflate", 1024),
-        "orders/", new ShardMetrics("orders"), 1, 16);
+    private final SharedBatchRegistry builder = new SharedBatchRegistry(CoalescingMode.NONE, blobs, registry,
+        new PartEncoder("deflate", 1024), Time.SYSTEM, 1000, 1 << 20, 1);
+
+    {
+        builder.addShard(new ShardSink("orders", "orders/", new ShardMetrics("orders")));
+    }
     private final ShardState state = new ShardState("orders");
     private final SnapshotReader reader = new SnapshotReader(blobs);
 
@@ -96,8 +107,11 @@ class SnapshotReaderTest {
     }
 
     private Batch build(int partition, long lower, long upper, List<Update> updates) throws Exception {
-        return builder.offer(new ContributionData("orders", partition, lower, upper, updates, 0L)).orElseThrow()
-            .get(10, TimeUnit.SECONDS);
+        Handle handle = builder.contribute(new ContributionData("orders", partition, lower, upper, updates, 0L))
+            .orElseThrow();
+        Outcome[] outcome = new Outcome[1];
+        await().atMost(Duration.ofSeconds(10)).until(() -> !((outcome[0] = handle.poll()) instanceof Outcome.Pending));
+        return ((Outcome.Report) outcome[0]).batch();
     }
 
     private void append(long seqno, long lower, long upper, Batch... added) {

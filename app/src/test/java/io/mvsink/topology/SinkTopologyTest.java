@@ -8,7 +8,9 @@ import io.mvsink.avro.Batch;
 import io.mvsink.avro.BatchReport;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.batch.PartEncoder;
-import io.mvsink.batch.SoloBatchBuilder;
+import io.mvsink.batch.CoalescingMode;
+import io.mvsink.batch.SharedBatchRegistry;
+import io.mvsink.batch.ShardSink;
 import io.mvsink.blob.InMemoryBlobStore;
 import io.mvsink.codec.Codecs;
 import io.mvsink.metrics.ShardMetrics;
@@ -46,7 +48,7 @@ class SinkTopologyTest {
     private final InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
     private final InMemoryBlobStore blobs = new InMemoryBlobStore();
     private final ShardMetrics metrics = new ShardMetrics("s");
-    private SoloBatchBuilder builder;
+    private SharedBatchRegistry builder;
     private TopologyTestDriver driver;
     private TestInputTopic<byte[], byte[]> corrections;
     private TestInputTopic<byte[], byte[]> reports;
@@ -55,8 +57,10 @@ class SinkTopologyTest {
 
     @BeforeEach
     void start() {
-        builder = new SoloBatchBuilder(blobs, registry, new PartEncoder("null", 1 << 20), "s/", metrics, 1, 4);
-        SinkContext sink = new SinkContext("s", "c-value", 1000, 1, 10, Time.SYSTEM, metrics, builder, registry);
+        builder = new SharedBatchRegistry(CoalescingMode.NONE, blobs, registry, new PartEncoder("null", 1 << 20),
+            Time.SYSTEM, 1000, 1 << 20, 1);
+        builder.addShard(new ShardSink("s", "s/", metrics));
+        SinkContext sink = new SinkContext("s", "c-value", 1000, 1, 10, 60_000, Time.SYSTEM, metrics, builder, registry);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

@@ -1,0 +1,47 @@
+package io.mvsink.batch;
+
+/**
+ * A task's stake in one shared batch: its contribution is in the batch. The task polls it from
+ * its own stream thread; exactly one participant of a finished batch is ever told
+ * {@link Outcome.Report}. All state lives in the registry, under its lock.
+ */
+public final class Handle {
+    private final SharedBatchRegistry registry;
+    final SharedBuilder builder;
+    final ContributionData contribution;
+    boolean added;
+    boolean resolved;
+    boolean abandoned;
+
+    Handle(SharedBatchRegistry registry, SharedBuilder builder, ContributionData contribution) {
+        this.registry = registry;
+        this.builder = builder;
+        this.contribution = contribution;
+    }
+
+    /** Never blocks. Report and Covered and Failed are answered once; afterwards the handle is resolved. */
+    public Outcome poll() {
+        return registry.poll(this);
+    }
+
+    /**
+     * The task no longer waits for this batch (it is closing, or contributes again). If every
+     * participant abandons a finished batch that nobody claimed, the batch is dropped: its
+     * contributors contribute again when they are re-initialised.
+     */
+    public void abandon() {
+        registry.abandon(this);
+    }
+
+    public long lower() {
+        return contribution.lower();
+    }
+
+    public long upper() {
+        return contribution.upper();
+    }
+
+    public String batchId() {
+        return builder.batchId;
+    }
+}

@@ -1,0 +1,25 @@
+package io.mvsink.batch;
+
+import io.mvsink.avro.Batch;
+
+/** What a task learns when it polls its handle. */
+public sealed interface Outcome {
+
+    /** The batch is not finished yet: ask again later. */
+    record Pending() implements Outcome {
+    }
+
+    /** You own the finished batch: report it from your stream thread, in your transaction. */
+    record Report(Batch batch) implements Outcome {
+    }
+
+    /** Another participant owns the batch and reports it; your contribution is in it. */
+    record Covered(String batchId) implements Outcome {
+    }
+
+    /** The batch failed (a blob write failed): contribute again. */
+    record Failed(String reason) implements Outcome {
+    }
+
+    Pending PENDING = new Pending();
+}

@@ -1,0 +1,71 @@
+package io.mvsink.batch;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.file.CodecFactory;
+import org.apache.avro.file.DataFileWriter;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
+
+/**
+ * One part being written: an Avro object container file of {@code (row, time, diff)}. Rows are
+ * copied as the Avro binary they arrived in. Adding an update costs O(its size): the byte and
+ * update counts are running totals. Not thread-safe.
+ */
+public final class PartWriter {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final DataFileWriter<Object> writer = new DataFileWriter<>(new GenericDatumWriter<>());
+    private final ByteArrayOutputStream datum = new ByteArrayOutputStream(256);
+    private final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(datum, null);
+    private long bytes;
+    private long updates;
+
+    PartWriter(CodecFactory codec, Schema updateSchema, Map<String, String> meta) {
+        try {
+            writer.setCodec(codec);
+            meta.forEach(writer::setMeta);
+            writer.create(updateSchema, out);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start a part", e);
+        }
+    }
+
+    public void add(Update update) {
+        try {
+            datum.reset();
+            encoder.writeFixed(update.row());
+            encoder.writeLong(update.time());
+            encoder.writeLong(update.diff());
+            encoder.flush();
+            writer.appendEncoded(ByteBuffer.wrap(datum.toByteArray()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot encode an update", e);
+        }
+        bytes += datum.size();
+        updates++;
+    }
+
+    /** Encoded bytes of the updates added so far (before compression). */
+    public long bytes() {
+        return bytes;
+    }
+
+    public long updates() {
+        return updates;
+    }
+
+    /** Closes the container file and returns it. */
+    public PartEncoder.EncodedPart finish() {
+        try {
+            writer.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot finish a part", e);
+        }
+        return new PartEncoder.EncodedPart(out.toByteArray(), updates);
+    }
+}

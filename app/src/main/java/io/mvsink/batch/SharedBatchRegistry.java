@@ -1,0 +1,361 @@
+package io.mvsink.batch;
+
+import io.mvsink.blob.BlobStore;
+import io.mvsink.registry.SchemaRegistry;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The JVM-wide shared batch registry: one per process, injected into the processors. Tasks
+ * contribute; contributions of one {@code (shard, lower, upper)} feed one {@link SharedBuilder}
+ * according to the {@link CoalescingMode}; builders run on a named, bounded pool.
+ *
+ * <p><b>Ownership.</b> Every decision about a builder — who joins, when it closes, whether it
+ * finished or failed, who owns it, when it is retired — is taken under one lock, {@link #lock}.
+ * A finished batch is owned by the first of its participants that polls it: that participant is
+ * told {@link Outcome.Report} and reports it from its own stream thread in its own transaction;
+ * every other participant is told {@link Outcome.Covered}. A failed batch tells every
+ * participant {@link Outcome.Failed}. A builder leaves the registry only when every handle is
+ * resolved (answered or abandoned), so nothing can drop a batch a live participant waits for;
+ * {@link #tick()} and the gauges only read, or close barriers that timed out (closing never
+ * changes ownership). If every participant abandons a finished batch, nobody reports it and its
+ * contributors contribute again when they are re-initialised (the batch's blobs are garbage).
+ *
+ * <p><b>Never blocking a stream thread.</b> {@link #contribute} and {@link Handle#poll} take the
+ * lock for a few map operations only; encoding and blob I/O happen on the pool. Queued
+ * contribution bytes are bounded: over the bound, {@code contribute} refuses and the task keeps
+ * the contribution in its buffer and offers it again later (back-pressure, not memory).
+ */
+public final class SharedBatchRegistry implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SharedBatchRegistry.class);
+
+    private final CoalescingMode mode;
+    private final BlobStore blobs;
+    private final SchemaRegistry schemas;
+    private final PartEncoder encoder;
+    private final Time time;
+    private final long barrierTimeoutMs;
+    private final long maxQueuedBytes;
+    private final ThreadPoolExecutor pool;
+
+    private final Object lock = new Object();
+    private final Map<String, ShardSink> shards = new HashMap<>();
+    private final Map<String, Map<Integer, Long>> localTasks = new HashMap<>();
+    private final Map<SharedBuilder.Key, SharedBuilder> open = new HashMap<>();
+    private final Set<SharedBuilder> live = new HashSet<>();
+    private long queuedBytes;
+    private long orphaned;
+
+    public SharedBatchRegistry(CoalescingMode mode, BlobStore blobs, SchemaRegistry schemas, PartEncoder encoder,
+                               Time time, long barrierTimeoutMs, long maxQueuedBytes, int threads) {
+        this.mode = mode;
+        this.blobs = blobs;
+        this.schemas = schemas;
+        this.encoder = encoder;
+        this.time = time;
+        this.barrierTimeoutMs = barrierTimeoutMs;
+        this.maxQueuedBytes = maxQueuedBytes;
+        AtomicInteger n = new AtomicInteger();
+        this.pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
+            r -> {
+                Thread t = new Thread(r, "mvsink-builder-" + n.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+    }
+
+    public CoalescingMode mode() {
+        return mode;
+    }
+
+    /** Declares a shard before its tasks contribute: where its parts go and its metrics. */
+    public void addShard(ShardSink sink) {
+        synchronized (lock) {
+            shards.put(sink.shard(), sink);
+            localTasks.computeIfAbsent(sink.shard(), s -> new HashMap<>());
+        }
+    }
+
+    /** A task of the shard now runs in this JVM (barriers wait for it). */
+    public void register(String shard, int partition) {
+        synchronized (lock) {
+            localTasks.computeIfAbsent(shard, s -> new HashMap<>()).putIfAbsent(partition, Long.MIN_VALUE);
+        }
+    }
+
+    /** A task of the shard left this JVM (barriers stop waiting for it). */
+    public void deregister(String shard, int partition) {
+        synchronized (lock) {
+            Map<Integer, Long> tasks = localTasks.get(shard);
+            if (tasks != null) {
+                tasks.remove(partition);
+            }
+            closeSatisfiedBarriers(shard);
+        }
+    }
+
+    /**
+     * Offers a contribution. Never blocks; empty when the queued bytes are at their bound (keep
+     * the contribution and offer it again later).
+     */
+    public Optional<Handle> contribute(ContributionData c) {
+        long size = c.approximateBytes();
+        synchronized (lock) {
+            ShardSink sink = shards.get(c.shard());
+            if (sink == null) {
+                throw new IllegalStateException("shard " + c.shard() + " was not added to the batch registry");
+            }
+            if (queuedBytes > 0 && queuedBytes + size > maxQueuedBytes) {
+                sink.metrics().builderRefused();
+                return Optional.empty();
+            }
+            SharedBuilder.Key key = new SharedBuilder.Key(c.shard(), c.lower(), c.upper());
+            SharedBuilder builder = mode == CoalescingMode.NONE ? null : open.get(key);
+            boolean shared = true;
+            if (builder == null || builder.joined.contains(c.partition())) {
+                // a task contributing the same range twice gets a batch of its own: a batch holds
+                // at most one contribution per partition
+                shared = mode != CoalescingMode.NONE && builder == null;
+                builder = new SharedBuilder(key, sink, time.milliseconds());
+                live.add(builder);
+                if (shared) {
+                    open.put(key, builder);
+                }
+            }
+            Handle handle = new Handle(this, builder, c);
+            builder.handles.add(handle);
+            builder.joined.add(c.partition());
+            builder.work.add(c);
+            queuedBytes += size;
+            Map<Integer, Long> tasks = localTasks.get(c.shard());
+            if (tasks.containsKey(c.partition())) {
+                tasks.put(c.partition(), c.upper());
+            }
+            if (!shared) {
+                close(builder);
+            } else if (mode == CoalescingMode.BARRIER) {
+                closeSatisfiedBarriers(c.shard());
+            }
+            schedule(builder);
+            return Optional.of(handle);
+        }
+    }
+
+    /** Closes barriers whose timeout passed. Called from task punctuations; reads the injected clock. */
+    public void tick() {
+        synchronized (lock) {
+            if (mode != CoalescingMode.BARRIER) {
+                return;
+            }
+            long now = time.milliseconds();
+            for (SharedBuilder b : new ArrayList<>(open.values())) {
+                if (now - b.openedAtMs >= barrierTimeoutMs) {
+                    b.sink.metrics().barrierTimedOut();
+                    close(b);
+                }
+            }
+        }
+    }
+
+    Outcome poll(Handle h) {
+        synchronized (lock) {
+            if (h.resolved) {
+                throw new IllegalStateException("handle of batch " + h.builder.batchId + " was already resolved");
+            }
+            SharedBuilder b = h.builder;
+            Outcome outcome = switch (b.state) {
+                case OPEN, CLOSED -> Outcome.PENDING;
+                case FAILED -> new Outcome.Failed(b.failure);
+                case FINISHED -> {
+                    b.owner = h;
+                    b.state = SharedBuilder.State.DELIVERED;
+                    yield new Outcome.Report(b.batch);
+                }
+                case DELIVERED -> new Outcome.Covered(b.batchId);
+                case DROPPED -> throw new IllegalStateException("batch " + b.batchId + " dropped with a live handle");
+            };
+            if (!(outcome instanceof Outcome.Pending)) {
+                h.resolved = true;
+                retireIfDone(b);
+            }
+            return outcome;
+        }
+    }
+
+    void abandon(Handle h) {
+        synchronized (lock) {
+            if (!h.resolved) {
+                h.resolved = true;
+                h.abandoned = true;
+                retireIfDone(h.builder);
+            }
+        }
+    }
+
+    /** Builders not yet retired (open, building, or finished and waiting for their owner). */
+    public int liveBatches() {
+        synchronized (lock) {
+            return live.size();
+        }
+    }
+
+    /** Contribution bytes waiting for a builder thread. */
+    public long queuedBytes() {
+        synchronized (lock) {
+            return queuedBytes;
+        }
+    }
+
+    /** Batches retired while a participant still waited for them: must stay 0. */
+    public long orphanedBatches() {
+        synchronized (lock) {
+            return orphaned;
+        }
+    }
+
+    // ---- under the lock ----
+
+    private void close(SharedBuilder b) {
+        if (b.state != SharedBuilder.State.OPEN) {
+            return;
+        }
+        b.state = SharedBuilder.State.CLOSED;
+        open.remove(b.key, b);
+        b.work.add(SharedBuilder.FINALIZE);
+        schedule(b);
+    }
+
+    private void closeSatisfiedBarriers(String shard) {
+        if (mode != CoalescingMode.BARRIER) {
+            return;
+        }
+        Map<Integer, Long> tasks = localTasks.getOrDefault(shard, Map.of());
+        for (SharedBuilder b : new ArrayList<>(open.values())) {
+            if (b.key.shard().equals(shard) && everyLocalTaskJoinedOrPassed(b, tasks)) {
+                close(b);
+            }
+        }
+    }
+
+    /** A local task that has contributed beyond this builder's lower can no longer join it. */
+    private static boolean everyLocalTaskJoinedOrPassed(SharedBuilder b, Map<Integer, Long> tasks) {
+        for (Map.Entry<Integer, Long> task : tasks.entrySet()) {
+            if (!b.joined.contains(task.getKey()) && task.getValue() <= b.key.lower()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void schedule(SharedBuilder b) {
+        if (!b.draining && !b.work.isEmpty()) {
+            b.draining = true;
+            pool.execute(() -> drain(b));
+        }
+    }
+
+    private void retireIfDone(SharedBuilder b) {
+        boolean settled = b.state == SharedBuilder.State.FINISHED || b.state == SharedBuilder.State.DELIVERED
+            || b.state == SharedBuilder.State.FAILED;
+        if (!settled || !b.allResolved()) {
+            return;
+        }
+        if (b.state == SharedBuilder.State.FINISHED) {
+            b.state = SharedBuilder.State.DROPPED;
+            b.sink.metrics().batchAbandoned();
+        }
+        for (Handle h : b.handles) {
+            if (!h.resolved) {
+                orphaned++;
+                b.sink.metrics().orphanedBatch();
+            }
+        }
+        live.remove(b);
+    }
+
+    // ---- builder threads ----
+
+    private void drain(SharedBuilder b) {
+        while (true) {
+            Object item;
+            synchronized (lock) {
+                item = b.work.poll();
+                if (item == null) {
+                    b.draining = false;
+                    return;
+                }
+                if (b.state == SharedBuilder.State.FAILED) {
+                    if (item instanceof ContributionData c) {
+                        queuedBytes -= c.approximateBytes();
+                    }
+                    continue;
+                }
+            }
+            try {
+                if (item == SharedBuilder.FINALIZE) {
+                    var batch = b.finish(blobs);
+                    synchronized (lock) {
+                        b.batch = batch;
+                        b.state = SharedBuilder.State.FINISHED;
+                        b.sink.metrics().batchBuilt(b.handles.size());
+                        retireIfDone(b);
+                    }
+                } else {
+                    ContributionData c = (ContributionData) item;
+                    b.add(c, schemas, encoder, blobs);
+                    synchronized (lock) {
+                        queuedBytes -= c.approximateBytes();
+                        if (mode == CoalescingMode.BEST_EFFORT && b.work.isEmpty()) {
+                            close(b);
+                        }
+                    }
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("shard {}: shared batch {} for [{}, {}) failed; its {} contributors contribute again: {}",
+                    b.key.shard(), b.batchId, b.key.lower(), b.key.upper(), b.handles.size(), e.toString());
+                synchronized (lock) {
+                    if (item instanceof ContributionData c) {
+                        queuedBytes -= c.approximateBytes();
+                    }
+                    b.state = SharedBuilder.State.FAILED;
+                    b.failure = e.toString();
+                    open.remove(b.key, b);
+                    b.sink.metrics().batchFailed();
+                    retireIfDone(b);
+                }
+            }
+        }
+    }
+
+    /** Stops the pool; waits a bounded time for running builds and says what it abandoned. */
+    @Override
+    public void close() {
+        pool.shutdown();
+        try {
+            if (!pool.awaitTermination(10, TimeUnit.SECONDS)) {
+                int abandoned = pool.shutdownNow().size();
+                LOG.warn("batch registry closed with {} builder jobs abandoned; their tasks contribute again", abandoned);
+            }
+        } catch (InterruptedException e) {
+            pool.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+        synchronized (lock) {
+            if (!live.isEmpty()) {
+                LOG.info("batch registry closed with {} unreported batches; their tasks contribute again", live.size());
+            }
+        }
+    }
+}
