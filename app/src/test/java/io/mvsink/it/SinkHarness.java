@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.utils.Time;
@@ -36,12 +37,19 @@ final class SinkHarness implements AutoCloseable {
     final int partitions;
     final SchemaRegistry registry;
     final BlobStore blobs;
+    final BlobStore appBlobs;
     private final List<MvsinkApp> apps = new ArrayList<>();
     private final List<SharedBatchRegistry> registries = new ArrayList<>();
     private final Path stateRoot;
     private final Properties overrides;
 
     SinkHarness(LocalStack stack, int partitions, Properties overrides) throws Exception {
+        this(stack, partitions, overrides, UnaryOperator.identity());
+    }
+
+    /** {@code blobsFor} wraps the blob store the apps write with (e.g. to inject faults). */
+    SinkHarness(LocalStack stack, int partitions, Properties overrides, UnaryOperator<BlobStore> blobsFor)
+            throws Exception {
         this.stack = stack;
         this.partitions = partitions;
         this.overrides = overrides;
@@ -53,6 +61,7 @@ final class SinkHarness implements AutoCloseable {
         MvsinkConfig config = config(0);
         this.registry = Wiring.registry(config);
         this.blobs = Wiring.blobs(config);
+        this.appBlobs = blobsFor.apply(blobs);
         registry.register(correctionsTopic() + "-value", Workload.ROW_SCHEMA);
         registry.setCompatibility(correctionsTopic() + "-value", "BACKWARD");
     }
@@ -97,14 +106,19 @@ final class SinkHarness implements AutoCloseable {
         base.originals().forEach(props::put);
         props.put(MvsinkConfig.NUM_STREAM_THREADS, Integer.toString(threads));
         MvsinkConfig config = new MvsinkConfig(props);
-        SharedBatchRegistry batches = Wiring.batches(config, blobs, registry, Time.SYSTEM);
+        SharedBatchRegistry batches = Wiring.batches(config, appBlobs, registry, Time.SYSTEM);
         registries.add(batches);
         MvsinkApp app = new MvsinkApp(config,
-            new MvsinkApp.Dependencies(registry, blobs, batches, new ShardMetrics(config.shard()), Time.SYSTEM));
+            new MvsinkApp.Dependencies(registry, appBlobs, batches, new ShardMetrics(config.shard()), Time.SYSTEM));
         apps.add(app);
         app.start();
         await().atMost(Duration.ofSeconds(60)).until(() -> app.state() == KafkaStreams.State.RUNNING);
         return app;
+    }
+
+    /** Orphaned batches over every instance's batch registry: must stay 0. */
+    long orphanedBatches() {
+        return registries.stream().mapToLong(SharedBatchRegistry::orphanedBatches).sum();
     }
 
     CorrectionProducer producer() {

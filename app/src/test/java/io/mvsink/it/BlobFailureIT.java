@@ -1,0 +1,111 @@
+package io.mvsink.it;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mvsink.MvsinkApp;
+import io.mvsink.blob.BlobInfo;
+import io.mvsink.blob.BlobStore;
+import io.mvsink.blob.BlobWriteFailedException;
+import io.mvsink.config.MvsinkConfig;
+import io.mvsink.consensus.ShardState;
+import io.mvsink.local.LocalStack;
+import io.mvsink.local.LocalStackExtension;
+import io.mvsink.produce.CorrectionProducer;
+import io.mvsink.produce.Workload;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Blob writes fail inside shared builders: nothing seals without the data; after recovery it does. */
+@ExtendWith(LocalStackExtension.class)
+class BlobFailureIT {
+
+    @Test
+    void shouldNotSealWithoutTheDataWhileBlobWritesFailAndSealItAfterRecovery(LocalStack stack) throws Exception {
+        AtomicBoolean failing = new AtomicBoolean();
+        AtomicLong refused = new AtomicLong();
+        Properties props = new Properties();
+        props.put(MvsinkConfig.COALESCING_MODE, "barrier");
+        try (SinkHarness sink = new SinkHarness(stack, 4, props, real -> new FailingBlobStore(real, failing, refused));
+             CorrectionProducer producer = sink.producer()) {
+            MvsinkApp app = sink.startApp(4);
+            Workload workload = new Workload(51, 100, 0.3);
+            long t0 = 2_000_000;
+            send(producer, workload, t0, 200);
+            producer.progress(t0 + 1_000);
+            producer.flush();
+            sink.awaitUpper(t0 + 1_000);
+
+            failing.set(true);
+            send(producer, workload, t0 + 1_000, 200);
+            producer.progress(t0 + 3_000);
+            producer.flush();
+            await().atMost(Duration.ofSeconds(30)).until(() -> refused.get() > 3 && app.metrics().batchesFailed() > 0);
+            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
+                .until(() -> sink.state().upper() == t0 + 1_000);
+
+            failing.set(false);
+            ShardState state = sink.awaitUpper(t0 + 3_000);
+            Map<String, Long> model = TopicModel.read(sink.clientProps(), sink.correctionsTopic(), sink.registry, state.upper());
+            assertEquals(model, sink.snapshot(state));
+            EndToEndIT.assertEveryAppendIsAnExactCover(sink);
+            assertTrue(app.metrics().recontributions() > 0, "the failed contributions were made again");
+            assertEquals(0, sink.orphanedBatches());
+        }
+    }
+
+    private static void send(CorrectionProducer producer, Workload workload, long from, int count) {
+        for (int i = 0; i < count; i++) {
+            Workload.Correction c = workload.next();
+            producer.update(c.key(), c.row(), from + i * 5L, c.diff());
+        }
+    }
+
+    /** Refuses every write while {@code failing} is set; otherwise the real store. */
+    private record FailingBlobStore(BlobStore real, AtomicBoolean failing, AtomicLong refused) implements BlobStore {
+        @Override
+        public void putIfAbsent(String key, byte[] data) {
+            if (failing.get()) {
+                refused.incrementAndGet();
+                throw new BlobWriteFailedException("injected failure writing " + key);
+            }
+            real.putIfAbsent(key, data);
+        }
+
+        @Override
+        public byte[] get(String key) {
+            return real.get(key);
+        }
+
+        @Override
+        public boolean delete(String key) {
+            return real.delete(key);
+        }
+
+        @Override
+        public List<BlobInfo> list(String prefix) {
+            return real.list(prefix);
+        }
+
+        @Override
+        public long writeRequests() {
+            return real.writeRequests();
+        }
+
+        @Override
+        public long bytesWritten() {
+            return real.bytesWritten();
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}
