@@ -3,6 +3,7 @@ package io.mvsink.topology;
 import static io.mvsink.topology.Batches.batch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mvsink.avro.Batch;
@@ -57,6 +58,43 @@ class SealCoverTest {
         assertTrue(SealCover.find(1000, 1, List.of(batch(0, 1000, 0))).isEmpty());
         assertEquals(2000, SealCover.find(1000, 1, List.of(batch(0, 2000, 0), batch(1000, 2000, 0)))
             .orElseThrow().upper());
+    }
+
+    @Test
+    void shouldExtendAnyPartitionThatIsFurthestBehind() {
+        Batch mixed = Batch.newBuilder(batch(0, 2000, 0))
+            .setContributions(List.of(new io.mvsink.avro.Contribution(0, 0L, 2000L, 1L),
+                new io.mvsink.avro.Contribution(1, 1000L, 2000L, 1L)))
+            .build();
+        SealCover.Cover cover = SealCover.find(0, 2, List.of(mixed, batch(0, 1000, 1))).orElseThrow();
+        assertEquals(2000, cover.upper());
+        assertExact(0, 2, cover);
+    }
+
+    @Test
+    void shouldSealALongBacklogWithoutRunningOutOfStack() {
+        List<Batch> pending = new ArrayList<>();
+        for (int p = 0; p < 8; p++) {
+            for (int i = 0; i < 2_000; i++) {
+                pending.add(batch(i * 1000L, (i + 1) * 1000L, p));
+            }
+        }
+        SealCover.Cover cover = SealCover.find(0, 8, pending).orElseThrow();
+        assertEquals(2_000_000, cover.upper());
+        assertEquals(16_000, cover.batches().size());
+        assertExact(0, 8, cover);
+    }
+
+    @Test
+    void shouldGiveUpAtOnceWhileOnePartitionIsMissingFromALongBacklog() {
+        List<Batch> pending = new ArrayList<>();
+        for (int p = 0; p < 7; p++) {
+            for (int i = 0; i < 2_000; i++) {
+                pending.add(batch(i * 1000L, (i + 1) * 1000L, p));
+            }
+        }
+        assertTimeoutPreemptively(java.time.Duration.ofSeconds(5),
+            () -> assertTrue(SealCover.find(0, 8, pending).isEmpty(), "partition 7 has contributed nothing"));
     }
 
     /** Random pending sets: whatever the search returns is an exact cover; it finds one when one exists. */
