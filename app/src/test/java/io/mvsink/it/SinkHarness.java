@@ -99,15 +99,23 @@ final class SinkHarness implements AutoCloseable {
         return args;
     }
 
-    /** Starts one more instance (same application id) with its own state dir. */
+    /** Starts one more instance (same application id) with its own state dir and batch registry. */
     MvsinkApp startApp(int threads) {
+        return startApp(threads, null);
+    }
+
+    /** Starts one more instance; with {@code shared} non-null it uses that JVM-wide batch registry. */
+    MvsinkApp startApp(int threads, SharedBatchRegistry shared) {
         Properties props = new Properties();
         MvsinkConfig base = config(apps.size());
         base.originals().forEach(props::put);
         props.put(MvsinkConfig.NUM_STREAM_THREADS, Integer.toString(threads));
         MvsinkConfig config = new MvsinkConfig(props);
-        SharedBatchRegistry batches = Wiring.batches(config, appBlobs, registry, Time.SYSTEM);
-        registries.add(batches);
+        SharedBatchRegistry batches = shared;
+        if (batches == null) {
+            batches = Wiring.batches(config, appBlobs, registry, Time.SYSTEM);
+            registries.add(batches);
+        }
         MvsinkApp app = new MvsinkApp(config,
             new MvsinkApp.Dependencies(registry, appBlobs, batches, new ShardMetrics(config.shard()), Time.SYSTEM));
         apps.add(app);
