@@ -350,8 +350,12 @@ class SharedBatchRegistryTest {
         start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
         registerAll(ORDERS, 3);
         blobs.store.failNextWrites(1, false);
+        List<Handle> failed = new ArrayList<>();
         for (int p = 0; p < 3; p++) {
-            assertInstanceOf(Outcome.Failed.class, outcomeOf(contribute(ORDERS, p, 0, 1000, 2)));
+            failed.add(contribute(ORDERS, p, 0, 1000, 2));
+        }
+        for (Handle h : failed) {
+            assertInstanceOf(Outcome.Failed.class, outcomeOf(h));
         }
 
         List<Handle> again = new ArrayList<>();
