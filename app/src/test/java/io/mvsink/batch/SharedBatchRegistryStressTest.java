@@ -40,7 +40,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The registry alone under concurrency: task threads contribute, poll, abandon, deregister and
  * register in random orders on three shards, while the pool builds on a blob store that fails a
  * share of its writes, a clock thread moves the mock time and ticks, and a reader thread reads
- * every gauge. Every handle's answer is recorded and checked at the end against invariant 2 (each
+ * every gauge. Every handle's answer is recorded and checked at the end (102,000 lifecycles over the three modes) against invariant 2 (each
  * finished batch reported by exactly one participant, or dropped because all abandoned it) and
  * against the parts' data (each contribution in at most one reported batch, none lost).
  * Reproduce a run's choices with {@code -Dmvsink.stress.seed=<seed>} (thread timing still varies).
@@ -109,7 +109,7 @@ class SharedBatchRegistryStressTest {
     private SharedBatchRegistry registry;
 
     @ParameterizedTest(name = "{0}, {1} lifecycles")
-    @CsvSource({"BARRIER, 100000", "BEST_EFFORT, 25000", "NONE, 10000"})
+    @CsvSource({"BARRIER, 75000", "BEST_EFFORT, 17000", "NONE, 10000"})
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void shouldNeverOrphanLoseOrDoubleAContributionUnderConcurrency(CoalescingMode mode, int target) throws Exception {
         long seed = Long.getLong("mvsink.stress.seed", System.nanoTime());
