@@ -1,0 +1,77 @@
+package io.mvsink.batch;
+
+import io.mvsink.blob.BlobInfo;
+import io.mvsink.blob.BlobStore;
+import io.mvsink.blob.InMemoryBlobStore;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An {@link InMemoryBlobStore} whose writes can be held at a gate, so a test can keep a builder
+ * thread busy writing while other contributions arrive. Writes wait at most 30 s, then fail.
+ */
+final class GatedBlobStore implements BlobStore {
+    final InMemoryBlobStore store = new InMemoryBlobStore();
+    private final AtomicInteger writesStarted = new AtomicInteger();
+    private volatile CountDownLatch gate = new CountDownLatch(0);
+
+    /** Writes from now on wait until {@link #release()}. */
+    void hold() {
+        gate = new CountDownLatch(1);
+    }
+
+    void release() {
+        gate.countDown();
+    }
+
+    /** Writes that entered {@link #putIfAbsent}, held or not. */
+    int writesStarted() {
+        return writesStarted.get();
+    }
+
+    @Override
+    public void putIfAbsent(String key, byte[] data) {
+        writesStarted.incrementAndGet();
+        try {
+            if (!gate.await(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("gate of " + key + " never released");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted at the gate of " + key, e);
+        }
+        store.putIfAbsent(key, data);
+    }
+
+    @Override
+    public byte[] get(String key) {
+        return store.get(key);
+    }
+
+    @Override
+    public boolean delete(String key) {
+        return store.delete(key);
+    }
+
+    @Override
+    public List<BlobInfo> list(String prefix) {
+        return store.list(prefix);
+    }
+
+    @Override
+    public long writeRequests() {
+        return store.writeRequests();
+    }
+
+    @Override
+    public long bytesWritten() {
+        return store.bytesWritten();
+    }
+
+    @Override
+    public void close() {
+        release();
+    }
+}

@@ -1,0 +1,711 @@
+package io.mvsink.batch;
+
+import static io.mvsink.batch.CoalescingMode.BARRIER;
+import static io.mvsink.batch.CoalescingMode.BEST_EFFORT;
+import static io.mvsink.batch.CoalescingMode.NONE;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mvsink.avro.Batch;
+import io.mvsink.avro.Contribution;
+import io.mvsink.avro.Part;
+import io.mvsink.batch.TestUpdates.ReadUpdate;
+import io.mvsink.metrics.ShardMetrics;
+import io.mvsink.produce.Workload;
+import io.mvsink.registry.InMemorySchemaRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaBuilder;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.kafka.common.utils.MockTime;
+import org.awaitility.core.ConditionFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The shared batch registry's protocol, one behaviour per test, on in-memory fakes and a mock clock. */
+class SharedBatchRegistryTest {
+    static {
+        // the injected blob failures would log warnings (effective if no test logged from the registry yet)
+        System.setProperty("org.slf4j.simpleLogger.log." + SharedBatchRegistry.class.getName(), "error");
+    }
+
+    private static final String ORDERS = "orders";
+    private static final String PAYMENTS = "payments";
+    private static final long BARRIER_TIMEOUT_MS = 5_000;
+    private static final long BIG_PARTS = 1 << 20;
+
+    private final MockTime time = new MockTime(0, 1_000_000, 0);
+    private final InMemorySchemaRegistry schemas = new InMemorySchemaRegistry();
+    private final int schemaId = schemas.register("orders-value", Workload.ROW_SCHEMA);
+    private final GatedBlobStore blobs = new GatedBlobStore();
+    private final ShardMetrics metrics = new ShardMetrics(ORDERS);
+    private final Map<ContributionData, List<GenericRecord>> rowsOf = new IdentityHashMap<>();
+    private long nextRowId;
+    private SharedBatchRegistry registry;
+
+    @AfterEach
+    void closeRegistry() {
+        blobs.release();
+        if (registry != null) {
+            registry.close();
+        }
+    }
+
+    // ---- none ----
+
+    @Test
+    void shouldBuildOneBatchPerContributionWithoutCoalescing() {
+        start(NONE, BIG_PARTS, Long.MAX_VALUE);
+
+        List<Handle> handles = new ArrayList<>();
+        for (int p = 0; p < 3; p++) {
+            handles.add(contribute(ORDERS, p, 0, 1000, 2));
+        }
+
+        assertEquals(3, handles.stream().map(Handle::batchId).distinct().count());
+        for (int p = 0; p < 3; p++) {
+            Batch batch = reportOf(handles.get(p));
+            assertEquals(handles.get(p).batchId(), batch.getBatchId());
+            assertEquals(List.of(p), partitions(batch));
+        }
+        assertEquals(3, metrics.batchesBuilt());
+        assertEquals(3, metrics.participants());
+        assertEquals(0, registry.liveBatches());
+    }
+
+    // ---- best effort ----
+
+    @Test
+    void shouldCoalesceContributionsThatArriveWhileTheBuilderIsBusy() {
+        start(BEST_EFFORT, 1, Long.MAX_VALUE);
+        blobs.hold();
+        Handle first = contribute(ORDERS, 0, 0, 1000, 2);
+        awaitCondition().until(() -> blobs.writesStarted() == 1);
+
+        List<Handle> joiners = new ArrayList<>();
+        for (int p = 1; p < 4; p++) {
+            joiners.add(contribute(ORDERS, p, 0, 1000, 2));
+        }
+        for (Handle h : joiners) {
+            assertEquals(first.batchId(), h.batchId(), "joined the busy builder");
+        }
+        assertInstanceOf(Outcome.Pending.class, first.poll());
+        blobs.release();
+
+        Batch batch = reportOf(first);
+        assertEquals(List.of(0, 1, 2, 3), partitions(batch));
+        for (Handle h : joiners) {
+            assertEquals(new Outcome.Covered(first.batchId()), h.poll());
+        }
+        assertEquals(1, metrics.batchesBuilt());
+        assertEquals(4, metrics.participants());
+        assertEquals(0, registry.liveBatches());
+    }
+
+    @Test
+    void shouldOpenANewBuilderOnceTheLastOneClosed() {
+        start(BEST_EFFORT, BIG_PARTS, Long.MAX_VALUE);
+        Handle first = contribute(ORDERS, 0, 0, 1000, 1);
+        Batch firstBatch = reportOf(first);
+
+        Handle later = contribute(ORDERS, 1, 0, 1000, 1);
+
+        assertNotEquals(first.batchId(), later.batchId());
+        assertEquals(List.of(0), partitions(firstBatch));
+        assertEquals(List.of(1), partitions(reportOf(later)));
+    }
+
+    @Test
+    void shouldGiveASecondContributionOfAPartitionItsOwnBatchWhileTheBuilderIsBusy() {
+        start(BEST_EFFORT, 1, Long.MAX_VALUE);
+        blobs.hold();
+        Handle first = contribute(ORDERS, 0, 0, 1000, 2);
+        awaitCondition().until(() -> blobs.writesStarted() == 1);
+
+        Handle again = contribute(ORDERS, 0, 0, 1000, 2);
+        Handle other = contribute(ORDERS, 1, 0, 1000, 2);
+        blobs.release();
+
+        assertNotEquals(first.batchId(), again.batchId());
+        assertEquals(first.batchId(), other.batchId());
+        assertEquals(List.of(0, 1), partitions(reportOf(first)));
+        assertEquals(List.of(0), partitions(reportOf(again)));
+        assertEquals(new Outcome.Covered(first.batchId()), other.poll());
+    }
+
+    // ---- barrier ----
+
+    @Test
+    void shouldCloseTheBarrierWhenEveryRegisteredTaskContributed() {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        registerAll(ORDERS, 4);
+        List<Handle> handles = new ArrayList<>();
+        for (int p = 0; p < 3; p++) {
+            handles.add(contribute(ORDERS, p, 0, 1000, 2));
+        }
+        awaitCondition().until(() -> registry.queuedBytes() == 0);
+        assertAllPending(handles);
+
+        handles.add(contribute(ORDERS, 3, 0, 1000, 2));
+
+        assertEquals(1, handles.stream().map(Handle::batchId).distinct().count());
+        Batch batch = reportOf(handles.get(0));
+        assertEquals(List.of(0, 1, 2, 3), partitions(batch));
+        assertEquals(8, batch.getUpdates());
+        assertEquals(0, metrics.barrierTimeouts());
+        assertEquals(1, metrics.batchesBuilt());
+        assertEquals(4, metrics.participants());
+    }
+
+    @Test
+    void shouldCloseTheBarrierOnlyWhenTheTimeoutPassesIfATaskNeverContributes() {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        registerAll(ORDERS, 4);
+        List<Handle> handles = new ArrayList<>();
+        for (int p = 0; p < 3; p++) {
+            handles.add(contribute(ORDERS, p, 0, 1000, 2));
+        }
+
+        time.sleep(BARRIER_TIMEOUT_MS - 1);
+        registry.tick();
+        awaitCondition().until(() -> registry.queuedBytes() == 0);
+        assertAllPending(handles);
+        assertEquals(0, metrics.barrierTimeouts());
+        assertEquals(0, metrics.batchesBuilt());
+
+        time.sleep(1);
+        registry.tick();
+        registry.tick();
+
+        assertEquals(List.of(0, 1, 2), partitions(reportOf(handles.get(0))));
+        assertEquals(1, metrics.barrierTimeouts());
+        assertEquals(1, metrics.batchesBuilt());
+    }
+
+    @Test
+    void shouldCloseTheBarrierWhenTheMissingTaskDeregisters() {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        registerAll(ORDERS, 4);
+        List<Handle> handles = new ArrayList<>();
+        for (int p = 0; p < 3; p++) {
+            handles.add(contribute(ORDERS, p, 0, 1000, 2));
+        }
+        awaitCondition().until(() -> registry.queuedBytes() == 0);
+        assertAllPending(handles);
+
+        registry.deregister(ORDERS, 3);
+
+        assertEquals(List.of(0, 1, 2), partitions(reportOf(handles.get(0))));
+        assertEquals(0, metrics.barrierTimeouts());
+    }
+
+    @Test
+    void shouldNotWaitForATaskThatContributedPastTheBuildersLower() {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        registerAll(ORDERS, 3);
+        Handle ahead = contribute(ORDERS, 0, 1000, 2000, 1);
+
+        Handle one = contribute(ORDERS, 1, 0, 1000, 1);
+        Handle two = contribute(ORDERS, 2, 0, 1000, 1);
+
+        assertEquals(List.of(1, 2), partitions(reportOf(one)));
+        assertEquals(new Outcome.Covered(one.batchId()), two.poll());
+        assertInstanceOf(Outcome.Pending.class, ahead.poll());
+        assertEquals(0, metrics.barrierTimeouts());
+    }
+
+    @Test
+    void shouldWaitForATaskThatContributedOnlyUpToTheBuildersLower() {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        registerAll(ORDERS, 3);
+        Handle behind = contribute(ORDERS, 0, 0, 1000, 1);
+        Handle one = contribute(ORDERS, 1, 1000, 2000, 1);
+        Handle two = contribute(ORDERS, 2, 1000, 2000, 1);
+        // tasks 1 and 2 passed [0, 1000) without joining it: it holds task 0 alone
+        assertEquals(List.of(0), partitions(reportOf(behind)));
+        awaitCondition().until(() -> registry.queuedBytes() == 0);
+        assertAllPending(List.of(one, two));
+
+        Handle caughtUp = contribute(ORDERS, 0, 1000, 2000, 1);
+
+        assertEquals(one.batchId(), caughtUp.batchId());
+        assertEquals(List.of(1, 2, 0), partitions(reportOf(caughtUp)));
+    }
+
+    @Disabled("bug: SharedBatchRegistry.contribute records a registered task's LAST contributed upper "
+        + "(localTasks.put(partition, c.upper())) instead of its highest, so after a task contributes an older "
+        + "range again it counts as not having passed a builder it already contributed past, and that builder's "
+        + "barrier waits for it until barrier.timeout.ms (liveness only; CorrectionProcessor re-contributes "
+        + "contiguous ranges up to its frontier today, so it does not trigger this)")
+    @Test
+    void shouldNotWaitForATaskThatContributedPastTheBuildersLowerBeforeContributingAnOlderRangeAgain() {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        registerAll(ORDERS, 2);
+        Handle ahead = contribute(ORDERS, 0, 1000, 2000, 1);
+        Handle older = contribute(ORDERS, 0, 0, 1000, 1);
+        contribute(ORDERS, 1, 0, 1000, 1);
+        contribute(ORDERS, 1, 1000, 2000, 1);
+        reportOf(older);
+        reportOf(ahead);
+
+        // task 0 contributed [1000, 2000): it can never join a builder whose lower is 1000
+        Handle narrower = contribute(ORDERS, 1, 1000, 1500, 1);
+
+        assertEquals(List.of(1), partitions(reportOf(narrower)));
+        assertEquals(0, metrics.barrierTimeouts());
+    }
+
+    @Test
+    void shouldGiveASecondContributionOfAPartitionItsOwnBatchAtTheBarrier() {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        registerAll(ORDERS, 2);
+        Handle first = contribute(ORDERS, 0, 0, 1000, 2);
+
+        Handle again = contribute(ORDERS, 0, 0, 1000, 2);
+
+        assertNotEquals(first.batchId(), again.batchId());
+        assertEquals(List.of(0), partitions(reportOf(again)));
+        assertInstanceOf(Outcome.Pending.class, first.poll());
+        Handle other = contribute(ORDERS, 1, 0, 1000, 2);
+        assertEquals(first.batchId(), other.batchId());
+        assertEquals(List.of(0, 1), partitions(reportOf(first)));
+    }
+
+    // ---- ownership ----
+
+    @Test
+    void shouldReportEachFinishedBatchToTheFirstPollerOnlyAndCoverTheOthers() {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        registerAll(ORDERS, 4);
+        List<Handle> handles = new ArrayList<>();
+        for (int p = 0; p < 4; p++) {
+            handles.add(contribute(ORDERS, p, 0, 1000, 1));
+        }
+        awaitCondition().until(() -> metrics.batchesBuilt() == 1);
+
+        Outcome owner = handles.get(2).poll();
+        assertInstanceOf(Outcome.Report.class, owner);
+        for (int p : List.of(0, 3)) {
+            assertEquals(new Outcome.Covered(handles.get(2).batchId()), handles.get(p).poll());
+        }
+        assertEquals(1, registry.liveBatches(), "a participant still has to hear about the batch");
+        assertEquals(new Outcome.Covered(handles.get(2).batchId()), handles.get(1).poll());
+
+        assertEquals(0, registry.liveBatches());
+        assertThrows(IllegalStateException.class, () -> handles.get(2).poll());
+        assertThrows(IllegalStateException.class, () -> handles.get(0).poll());
+        handles.get(2).abandon();
+        assertEquals(0, metrics.batchesAbandoned());
+        assertEquals(0, registry.orphanedBatches());
+    }
+
+    @ParameterizedTest(name = "maybe written: {0}")
+    @ValueSource(booleans = {false, true})
+    void shouldFailEveryParticipantWhenABlobWriteFails(boolean maybeWritten) {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        registerAll(ORDERS, 3);
+        blobs.store.failNextWrites(1, maybeWritten);
+        List<Handle> handles = new ArrayList<>();
+        for (int p = 0; p < 3; p++) {
+            handles.add(contribute(ORDERS, p, 0, 1000, 2));
+        }
+
+        for (Handle h : handles) {
+            assertInstanceOf(Outcome.Failed.class, outcomeOf(h));
+        }
+        assertEquals(1, metrics.batchesFailed());
+        assertEquals(0, metrics.batchesBuilt());
+        assertEquals(0, registry.liveBatches());
+
+        List<Handle> again = new ArrayList<>();
+        for (int p = 0; p < 3; p++) {
+            again.add(contribute(ORDERS, p, 0, 1000, 2));
+        }
+        assertEquals(List.of(0, 1, 2), reportedPartitions(again));
+    }
+
+    @Disabled("bug: after a barrier batch fails, SharedBatchRegistry still records every participant's upper "
+        + "(localTasks) as past the range's lower, so when the participants contribute the same range again "
+        + "everyLocalTaskJoinedOrPassed counts the others as 'passed' and each re-contribution's builder closes "
+        + "at once: one blob failure turns the interval into one batch per task instead of one per JVM "
+        + "(DESIGN 6, barrier); coalescing only, no contribution is lost or doubled")
+    @Test
+    void shouldCoalesceTheContributionsThatFollowAFailedBarrierBatch() {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        registerAll(ORDERS, 3);
+        blobs.store.failNextWrites(1, false);
+        List<Handle> failed = new ArrayList<>();
+        for (int p = 0; p < 3; p++) {
+            failed.add(contribute(ORDERS, p, 0, 1000, 2));
+        }
+        for (Handle h : failed) {
+            assertInstanceOf(Outcome.Failed.class, outcomeOf(h));
+        }
+
+        List<Handle> again = new ArrayList<>();
+        for (int p = 0; p < 3; p++) {
+            again.add(contribute(ORDERS, p, 0, 1000, 2));
+        }
+
+        assertEquals(1, again.stream().map(Handle::batchId).distinct().count());
+        assertEquals(List.of(0, 1, 2), partitions(reportOf(again.get(0))));
+    }
+
+    @Test
+    void shouldFailTheContributionsQueuedBehindAFailedWrite() {
+        start(BEST_EFFORT, 1, Long.MAX_VALUE);
+        blobs.hold();
+        blobs.store.failNextWrites(1, false);
+        Handle first = contribute(ORDERS, 0, 0, 1000, 2);
+        awaitCondition().until(() -> blobs.writesStarted() == 1);
+        Handle second = contribute(ORDERS, 1, 0, 1000, 2);
+        Handle third = contribute(ORDERS, 2, 0, 1000, 2);
+
+        blobs.release();
+
+        for (Handle h : List.of(first, second, third)) {
+            assertInstanceOf(Outcome.Failed.class, outcomeOf(h));
+        }
+        awaitCondition().until(() -> registry.queuedBytes() == 0);
+        assertEquals(0, registry.liveBatches());
+        assertEquals(1, metrics.batchesFailed());
+        assertEquals(1, blobs.writesStarted(), "nothing is written after the failure");
+    }
+
+    @Test
+    void shouldDropAFinishedBatchThatEveryParticipantAbandoned() {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        registerAll(ORDERS, 2);
+        Handle zero = contribute(ORDERS, 0, 0, 1000, 1);
+        Handle one = contribute(ORDERS, 1, 0, 1000, 1);
+        awaitCondition().until(() -> metrics.batchesBuilt() == 1);
+        assertEquals(1, registry.liveBatches());
+
+        zero.abandon();
+        assertEquals(1, registry.liveBatches());
+        one.abandon();
+
+        assertEquals(1, metrics.batchesAbandoned());
+        assertEquals(0, registry.orphanedBatches());
+        assertEquals(0, metrics.orphanedBatches());
+        assertEquals(0, registry.liveBatches());
+    }
+
+    @Test
+    void shouldDropABatchAbandonedBeforeItFinished() {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        registerAll(ORDERS, 2);
+        contribute(ORDERS, 0, 0, 1000, 1).abandon();
+        contribute(ORDERS, 1, 0, 1000, 1).abandon();
+
+        awaitCondition().until(() -> registry.liveBatches() == 0);
+        assertEquals(1, metrics.batchesBuilt());
+        assertEquals(1, metrics.batchesAbandoned());
+        assertEquals(0, registry.orphanedBatches());
+    }
+
+    @Test
+    void shouldReportToTheParticipantThatStayedWhenAnotherAbandoned() {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        registerAll(ORDERS, 2);
+        Handle leaving = contribute(ORDERS, 0, 0, 1000, 1);
+        leaving.abandon();
+        Handle staying = contribute(ORDERS, 1, 0, 1000, 1);
+
+        assertEquals(List.of(0, 1), partitions(reportOf(staying)));
+        assertEquals(0, metrics.batchesAbandoned());
+        assertEquals(0, registry.liveBatches());
+    }
+
+    // ---- back-pressure ----
+
+    @Test
+    void shouldRefuseContributionsOverTheQueuedBytesBoundUntilTheBuilderDrains() {
+        ContributionData first = contribution(ORDERS, 0, 0, 1000, 3);
+        ContributionData second = contribution(ORDERS, 1, 0, 1000, 3);
+        start(NONE, 1, first.approximateBytes() + 10);
+        blobs.hold();
+        Handle firstHandle = registry.contribute(first).orElseThrow();
+        awaitCondition().until(() -> blobs.writesStarted() == 1);
+        assertEquals(first.approximateBytes(), registry.queuedBytes());
+
+        assertEquals(Optional.empty(), registry.contribute(second));
+        assertEquals(Optional.empty(), registry.contribute(second));
+        assertEquals(2, metrics.builderRefusals());
+
+        blobs.release();
+        awaitCondition().until(() -> registry.queuedBytes() == 0);
+        Handle secondHandle = registry.contribute(second).orElseThrow();
+        assertEquals(List.of(0), partitions(reportOf(firstHandle)));
+        assertEquals(List.of(1), partitions(reportOf(secondHandle)));
+    }
+
+    @Test
+    void shouldTakeAContributionBiggerThanTheBoundWhenNothingIsQueued() {
+        start(NONE, BIG_PARTS, 1);
+
+        Handle big = contribute(ORDERS, 0, 0, 1000, 5);
+
+        assertEquals(5, reportOf(big).getUpdates());
+    }
+
+    // ---- parts ----
+
+    @Test
+    void shouldCutPartsAtTheTargetSizeAndWriteEveryPartReadably() {
+        long target = 200;
+        start(BARRIER, target, Long.MAX_VALUE);
+        registerAll(ORDERS, 2);
+        ContributionData zero = contribution(ORDERS, 0, 1000, 2000, 40);
+        ContributionData one = contribution(ORDERS, 1, 1000, 2000, 25);
+        registry.contribute(zero).orElseThrow();
+        Handle owner = registry.contribute(one).orElseThrow();
+
+        Batch batch = reportOf(owner);
+
+        List<Update> updates = new ArrayList<>(zero.updates());
+        updates.addAll(one.updates());
+        List<GenericRecord> rows = new ArrayList<>(rowsOf.get(zero));
+        rows.addAll(rowsOf.get(one));
+        assertTrue(batch.getParts().size() > 2, "parts: " + batch.getParts().size());
+        List<ReadUpdate> read = new ArrayList<>();
+        long bytes = 0;
+        for (int i = 0; i < batch.getParts().size(); i++) {
+            Part part = batch.getParts().get(i);
+            byte[] blob = blobs.get(part.getKey());
+            assertTrue(part.getKey().startsWith(ORDERS + "/"), part.getKey());
+            assertEquals(blob.length, part.getBytes());
+            assertEquals(schemaId, part.getSchemaId());
+            assertEquals(Integer.toString(schemaId), TestUpdates.meta(blob, PartEncoder.META_SCHEMA_ID));
+            assertEquals(ORDERS, TestUpdates.meta(blob, PartEncoder.META_SHARD));
+            assertEquals("1000", TestUpdates.meta(blob, PartEncoder.META_LOWER));
+            assertEquals("2000", TestUpdates.meta(blob, PartEncoder.META_UPPER));
+            assertEquals(batch.getBatchId(), TestUpdates.meta(blob, PartEncoder.META_BATCH));
+            List<ReadUpdate> inPart = TestUpdates.read(blob);
+            assertEquals(inPart.size(), part.getUpdates());
+            long encoded = 0;
+            for (int u = read.size(); u < read.size() + inPart.size(); u++) {
+                encoded += encodedSize(updates.get(u));
+            }
+            long lastUpdate = encodedSize(updates.get(read.size() + inPart.size() - 1));
+            if (i < batch.getParts().size() - 1) {
+                assertTrue(encoded >= target && encoded - lastUpdate < target,
+                    "part " + i + " holds " + encoded + " bytes, cut at " + target);
+            }
+            read.addAll(inPart);
+            bytes += blob.length;
+        }
+        assertEquals(TestUpdates.expected(rows, updates), read);
+        assertEquals(65, batch.getUpdates());
+        assertEquals(bytes, batch.getBytes());
+        assertEquals(List.of(schemaId), batch.getSchemaIds());
+        assertEquals(List.of(new Contribution(0, 1000L, 2000L, 40L), new Contribution(1, 1000L, 2000L, 25L)),
+            batch.getContributions());
+        assertEquals(batch.getParts().size(), metrics.partsWritten());
+        assertEquals(bytes, metrics.partBytes());
+    }
+
+    @Test
+    void shouldWriteEachSchemasUpdatesToPartsCarryingThatSchemaId() {
+        Schema evolved = SchemaBuilder.record("Row").namespace("io.mvsink.demo").fields()
+            .requiredLong("id").requiredString("category").requiredLong("amount")
+            .optionalString("note").endRecord();
+        int evolvedId = schemas.register("orders-value", evolved);
+        start(NONE, BIG_PARTS, Long.MAX_VALUE);
+        GenericRecord oldRow = TestUpdates.row(1, "books", 10);
+        GenericRecord newRow = new GenericData.Record(evolved);
+        newRow.put("id", 2L);
+        newRow.put("category", "toys");
+        newRow.put("amount", 20L);
+        newRow.put("note", "evolved");
+        ContributionData mixed = new ContributionData(ORDERS, 0, 0, 1000, List.of(
+            TestUpdates.update(schemaId, oldRow, 10, 1), TestUpdates.update(evolvedId, newRow, 20, -1)), 0);
+
+        Batch batch = reportOf(registry.contribute(mixed).orElseThrow());
+
+        assertEquals(List.of(schemaId, evolvedId), batch.getSchemaIds());
+        assertEquals(2, batch.getParts().size());
+        for (Part part : batch.getParts()) {
+            byte[] blob = blobs.get(part.getKey());
+            assertEquals(Integer.toString(part.getSchemaId()), TestUpdates.meta(blob, PartEncoder.META_SCHEMA_ID));
+            GenericRecord expected = part.getSchemaId() == schemaId ? oldRow : newRow;
+            assertEquals(PartEncoder.updateSchema(expected.getSchema()), TestUpdates.schema(blob));
+            assertEquals(List.of(expected), TestUpdates.read(blob).stream().map(ReadUpdate::row).toList());
+        }
+    }
+
+    // ---- shards ----
+
+    @Test
+    void shouldKeepTwoShardsApartInBuildersAndMetrics() {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        ShardMetrics paymentsMetrics = new ShardMetrics(PAYMENTS);
+        registry.addShard(new ShardSink(PAYMENTS, PAYMENTS + "/", paymentsMetrics));
+        registerAll(ORDERS, 2);
+        registerAll(PAYMENTS, 2);
+        Handle order0 = contribute(ORDERS, 0, 0, 1000, 1);
+        Handle payment0 = contribute(PAYMENTS, 0, 0, 1000, 1);
+        assertNotEquals(order0.batchId(), payment0.batchId());
+
+        contribute(ORDERS, 1, 0, 1000, 1);
+
+        Batch orders = reportOf(order0);
+        assertEquals(ORDERS, orders.getShard());
+        assertEquals(List.of(0, 1), partitions(orders));
+        assertTrue(orders.getParts().stream().allMatch(p -> p.getKey().startsWith(ORDERS + "/")));
+        awaitCondition().until(() -> registry.queuedBytes() == 0);
+        assertInstanceOf(Outcome.Pending.class, payment0.poll());
+        assertEquals(1, metrics.batchesBuilt());
+        assertEquals(0, paymentsMetrics.batchesBuilt());
+
+        time.sleep(BARRIER_TIMEOUT_MS);
+        registry.tick();
+
+        Batch payments = reportOf(payment0);
+        assertEquals(PAYMENTS, payments.getShard());
+        assertEquals(List.of(0), partitions(payments));
+        assertTrue(payments.getParts().stream().allMatch(p -> p.getKey().startsWith(PAYMENTS + "/")));
+        assertEquals(1, paymentsMetrics.barrierTimeouts());
+        assertEquals(0, metrics.barrierTimeouts());
+        assertEquals(1, paymentsMetrics.batchesBuilt());
+        assertEquals(1, metrics.batchesBuilt());
+        assertEquals(2, metrics.participants());
+        assertEquals(1, paymentsMetrics.participants());
+        assertEquals(1, metrics.partsWritten());
+        assertEquals(1, paymentsMetrics.partsWritten());
+    }
+
+    @Test
+    void shouldRefuseAContributionOfAShardItWasNotGiven() {
+        start(BEST_EFFORT, BIG_PARTS, Long.MAX_VALUE);
+
+        assertThrows(IllegalStateException.class, () -> registry.contribute(contribution(PAYMENTS, 0, 0, 1000, 1)));
+    }
+
+    // ---- helpers ----
+
+    private void start(CoalescingMode mode, long targetBytes, long maxQueuedBytes) {
+        registry = new SharedBatchRegistry(mode, blobs, schemas, new PartEncoder("null", targetBytes), time,
+            BARRIER_TIMEOUT_MS, maxQueuedBytes, 2);
+        registry.addShard(new ShardSink(ORDERS, ORDERS + "/", metrics));
+    }
+
+    private void registerAll(String shard, int partitions) {
+        for (int p = 0; p < partitions; p++) {
+            registry.register(shard, p);
+        }
+    }
+
+    private Handle contribute(String shard, int partition, long lower, long upper, int updates) {
+        return registry.contribute(contribution(shard, partition, lower, upper, updates)).orElseThrow();
+    }
+
+    /** {@code n} updates of distinct rows, times within the range. */
+    private ContributionData contribution(String shard, int partition, long lower, long upper, int n) {
+        List<GenericRecord> rows = new ArrayList<>();
+        List<Update> updates = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            long id = nextRowId++;
+            GenericRecord row = TestUpdates.row(id, "category-" + id % 7, id * 31);
+            rows.add(row);
+            updates.add(TestUpdates.update(schemaId, row, lower + i % (upper - lower), i % 3 == 0 ? -1 : i + 1));
+        }
+        ContributionData c = new ContributionData(shard, partition, lower, upper, updates, time.milliseconds());
+        rowsOf.put(c, rows);
+        return c;
+    }
+
+    private static ConditionFactory awaitCondition() {
+        return await().atMost(Duration.ofSeconds(20)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(2));
+    }
+
+    /** Polls until the handle is answered. */
+    private static Outcome outcomeOf(Handle h) {
+        AtomicReference<Outcome> answer = new AtomicReference<>();
+        awaitCondition().until(() -> {
+            Outcome o = h.poll();
+            if (o instanceof Outcome.Pending) {
+                return false;
+            }
+            answer.set(o);
+            return true;
+        });
+        return answer.get();
+    }
+
+    private static Batch reportOf(Handle h) {
+        Outcome o = outcomeOf(h);
+        return assertInstanceOf(Outcome.Report.class, o, "outcome of batch " + h.batchId()).batch();
+    }
+
+    /**
+     * Polls every handle to its answer and returns the partitions of the batches reported, sorted;
+     * asserts every handle is covered by a batch that one of them reported.
+     */
+    private static List<Integer> reportedPartitions(List<Handle> handles) {
+        List<Integer> partitions = new ArrayList<>();
+        Set<String> reported = new HashSet<>();
+        Set<String> covered = new HashSet<>();
+        for (Handle h : handles) {
+            Outcome o = outcomeOf(h);
+            if (o instanceof Outcome.Report report) {
+                assertTrue(reported.add(report.batch().getBatchId()), "reported twice: " + h.batchId());
+                partitions.addAll(partitions(report.batch()));
+            } else {
+                assertEquals(new Outcome.Covered(h.batchId()), o);
+                covered.add(h.batchId());
+            }
+        }
+        assertTrue(reported.containsAll(covered), "covered by a batch nobody reported");
+        return partitions.stream().sorted().toList();
+    }
+
+    private static void assertAllPending(List<Handle> handles) {
+        for (Handle h : handles) {
+            assertInstanceOf(Outcome.Pending.class, h.poll(), "batch " + h.batchId());
+        }
+    }
+
+    /** The partitions a batch holds, in join order; asserts none is there twice. */
+    private static List<Integer> partitions(Batch batch) {
+        List<Integer> partitions = batch.getContributions().stream().map(Contribution::getPartition).toList();
+        assertEquals(partitions.size(), new HashSet<>(partitions).size(), "a partition twice in " + partitions);
+        return partitions;
+    }
+
+    /** What {@link PartWriter} counts for one update: the row's binary, the time and the diff. */
+    private static long encodedSize(Update u) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+        try {
+            encoder.writeFixed(u.row());
+            encoder.writeLong(u.time());
+            encoder.writeLong(u.diff());
+            encoder.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.size();
+    }
+}
