@@ -19,9 +19,12 @@ public record ContributionData(String shard, int partition, long lower, long upp
         updates = List.copyOf(updates);
     }
 
-    /** Encoded bytes of the rows plus times and diffs, roughly what the parts will hold. */
+    /**
+     * Encoded bytes of the rows plus times and diffs, roughly what the parts will hold, plus a
+     * fixed overhead so that even empty contributions count against the builder's bound.
+     */
     public long approximateBytes() {
-        long bytes = 0;
+        long bytes = 64;
         for (Update u : updates) {
             bytes += u.row().length + 10;
         }

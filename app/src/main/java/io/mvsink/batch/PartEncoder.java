@@ -46,7 +46,7 @@ public final class PartEncoder {
         if (!meta.containsKey(META_SCHEMA_ID)) {
             throw new IllegalArgumentException("a part must carry its schema id (" + META_SCHEMA_ID + ")");
         }
-        return new PartWriter(codec, updateSchema(rowSchema), meta);
+        return new PartWriter(codec, updateSchema(rowSchema), meta, targetBytes);
     }
 
     /** A part is cut once it holds this many bytes of encoded updates. */

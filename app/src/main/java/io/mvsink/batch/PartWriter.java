@@ -18,6 +18,7 @@ import org.apache.avro.io.EncoderFactory;
  * update counts are running totals. Not thread-safe.
  */
 public final class PartWriter {
+    private static final int DEFAULT_SYNC_INTERVAL = 64_000;
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final DataFileWriter<Object> writer = new DataFileWriter<>(new GenericDatumWriter<>());
     private final ByteArrayOutputStream datum = new ByteArrayOutputStream(256);
@@ -25,9 +26,11 @@ public final class PartWriter {
     private long bytes;
     private long updates;
 
-    PartWriter(CodecFactory codec, Schema updateSchema, Map<String, String> meta) {
+    PartWriter(CodecFactory codec, Schema updateSchema, Map<String, String> meta, long targetBytes) {
         try {
             writer.setCodec(codec);
+            // a block never needs to be larger than the part: small parts get small buffers
+            writer.setSyncInterval((int) Math.max(32, Math.min(DEFAULT_SYNC_INTERVAL, targetBytes)));
             meta.forEach(writer::setMeta);
             writer.create(updateSchema, out);
         } catch (IOException e) {

@@ -107,6 +107,19 @@ public final class SharedBatchRegistry implements AutoCloseable {
     }
 
     /**
+     * The task will contribute again from {@code lower} (its batch failed, or waited too long):
+     * barriers of ranges from there on wait for it again.
+     */
+    public void rewind(String shard, int partition, long lower) {
+        synchronized (lock) {
+            Map<Integer, Long> tasks = localTasks.get(shard);
+            if (tasks != null) {
+                tasks.computeIfPresent(partition, (p, at) -> Math.min(at, lower));
+            }
+        }
+    }
+
+    /**
      * Offers a contribution. Never blocks; empty when the queued bytes are at their bound (keep
      * the contribution and offer it again later).
      */
@@ -139,10 +152,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
             builder.joined.add(c.partition());
             builder.work.add(c);
             queuedBytes += size;
-            Map<Integer, Long> tasks = localTasks.get(c.shard());
-            if (tasks.containsKey(c.partition())) {
-                tasks.put(c.partition(), c.upper());
-            }
+            localTasks.get(c.shard()).computeIfPresent(c.partition(), (p, at) -> Math.max(at, c.upper()));
             if (!shared) {
                 close(builder);
             } else if (mode == CoalescingMode.BARRIER) {
@@ -331,6 +341,11 @@ public final class SharedBatchRegistry implements AutoCloseable {
                     }
                     b.state = SharedBuilder.State.FAILED;
                     b.failure = e.toString();
+                    // every participant contributes this range again: barriers wait for them again
+                    Map<Integer, Long> tasks = localTasks.getOrDefault(b.key.shard(), Map.of());
+                    for (Handle h : b.handles) {
+                        tasks.computeIfPresent(h.contribution.partition(), (p, at) -> Math.min(at, b.key.lower()));
+                    }
                     open.remove(b.key, b);
                     b.sink.metrics().batchFailed();
                     retireIfDone(b);

@@ -190,6 +190,7 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
         inFlight.clear();
         unsealed.clear();
         handedOffUpTo = lower;
+        sink.batches().rewind(sink.shard(), partition, lower);
         sink.metrics().recontributed();
     }
 

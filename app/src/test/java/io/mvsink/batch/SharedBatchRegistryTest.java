@@ -38,7 +38,6 @@ import org.apache.avro.io.EncoderFactory;
 import org.apache.kafka.common.utils.MockTime;
 import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -253,11 +252,6 @@ class SharedBatchRegistryTest {
         assertEquals(List.of(1, 2, 0), partitions(reportOf(caughtUp)));
     }
 
-    @Disabled("bug: SharedBatchRegistry.contribute records a registered task's LAST contributed upper "
-        + "(localTasks.put(partition, c.upper())) instead of its highest, so after a task contributes an older "
-        + "range again it counts as not having passed a builder it already contributed past, and that builder's "
-        + "barrier waits for it until barrier.timeout.ms (liveness only; CorrectionProcessor re-contributes "
-        + "contiguous ranges up to its frontier today, so it does not trigger this)")
     @Test
     void shouldNotWaitForATaskThatContributedPastTheBuildersLowerBeforeContributingAnOlderRangeAgain() {
         start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
@@ -345,11 +339,6 @@ class SharedBatchRegistryTest {
         assertEquals(List.of(0, 1, 2), reportedPartitions(again));
     }
 
-    @Disabled("bug: after a barrier batch fails, SharedBatchRegistry still records every participant's upper "
-        + "(localTasks) as past the range's lower, so when the participants contribute the same range again "
-        + "everyLocalTaskJoinedOrPassed counts the others as 'passed' and each re-contribution's builder closes "
-        + "at once: one blob failure turns the interval into one batch per task instead of one per JVM "
-        + "(DESIGN 6, barrier); coalescing only, no contribution is lost or doubled")
     @Test
     void shouldCoalesceTheContributionsThatFollowAFailedBarrierBatch() {
         start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
