@@ -44,7 +44,8 @@ public final class Wiring {
     public static SharedBatchRegistry batches(MvsinkConfig config, BlobStore blobs, SchemaRegistry registry, Time time) {
         return new SharedBatchRegistry(CoalescingMode.parse(config.getString(MvsinkConfig.COALESCING_MODE)), blobs,
             registry, new PartEncoder(config.getString(MvsinkConfig.BLOB_CODEC), config.getLong(MvsinkConfig.BLOB_TARGET_BYTES)),
-            time, config.getLong(MvsinkConfig.BARRIER_TIMEOUT_MS), config.getLong(MvsinkConfig.BUILDER_MAX_QUEUED_BYTES),
+            time, config.getLong(MvsinkConfig.BARRIER_TIMEOUT_MS), config.getLong(MvsinkConfig.BEST_EFFORT_LINGER_MS),
+            config.getLong(MvsinkConfig.BUILDER_MAX_QUEUED_BYTES),
             config.getInt(MvsinkConfig.BUILDER_THREADS));
     }
 

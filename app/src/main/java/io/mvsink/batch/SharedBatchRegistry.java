@@ -47,6 +47,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
     private final PartEncoder encoder;
     private final Time time;
     private final long barrierTimeoutMs;
+    private final long lingerMs;
     private final long maxQueuedBytes;
     private final ThreadPoolExecutor pool;
 
@@ -60,6 +61,16 @@ public final class SharedBatchRegistry implements AutoCloseable {
 
     public SharedBatchRegistry(CoalescingMode mode, BlobStore blobs, SchemaRegistry schemas, PartEncoder encoder,
                                Time time, long barrierTimeoutMs, long maxQueuedBytes, int threads) {
+        this(mode, blobs, schemas, encoder, time, barrierTimeoutMs, 0, maxQueuedBytes, threads);
+    }
+
+    /**
+     * @param lingerMs in best-effort mode, how long a builder whose work has drained stays open
+     *                 for more joins (0: it closes as soon as its work drains)
+     */
+    public SharedBatchRegistry(CoalescingMode mode, BlobStore blobs, SchemaRegistry schemas, PartEncoder encoder,
+                               Time time, long barrierTimeoutMs, long lingerMs, long maxQueuedBytes, int threads) {
+        this.lingerMs = lingerMs;
         this.mode = mode;
         this.blobs = blobs;
         this.schemas = schemas;
@@ -147,6 +158,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
                     open.put(key, builder);
                 }
             }
+            builder.lastActivityMs = time.milliseconds();
             Handle handle = new Handle(this, builder, c);
             builder.handles.add(handle);
             builder.joined.add(c.partition());
@@ -163,20 +175,26 @@ public final class SharedBatchRegistry implements AutoCloseable {
         }
     }
 
-    /** Closes barriers whose timeout passed. Called from task punctuations; reads the injected clock. */
+    /**
+     * Closes barriers whose timeout passed and best-effort builders that lingered idle long
+     * enough. Called from task punctuations; reads the injected clock.
+     */
     public void tick() {
         synchronized (lock) {
-            if (mode != CoalescingMode.BARRIER) {
-                return;
-            }
             long now = time.milliseconds();
             for (SharedBuilder b : new ArrayList<>(open.values())) {
-                if (now - b.openedAtMs >= barrierTimeoutMs) {
+                if (mode == CoalescingMode.BARRIER && now - b.openedAtMs >= barrierTimeoutMs) {
                     b.sink.metrics().barrierTimedOut();
+                    close(b);
+                } else if (mode == CoalescingMode.BEST_EFFORT && idle(b) && now - b.lastActivityMs >= lingerMs) {
                     close(b);
                 }
             }
         }
+    }
+
+    private static boolean idle(SharedBuilder b) {
+        return b.work.isEmpty() && !b.draining;
     }
 
     Outcome poll(Handle h) {
@@ -328,7 +346,10 @@ public final class SharedBatchRegistry implements AutoCloseable {
                     synchronized (lock) {
                         queuedBytes -= c.approximateBytes();
                         if (mode == CoalescingMode.BEST_EFFORT && b.work.isEmpty()) {
-                            close(b);
+                            b.lastActivityMs = time.milliseconds();
+                            if (lingerMs == 0) {
+                                close(b);
+                            }
                         }
                     }
                 }

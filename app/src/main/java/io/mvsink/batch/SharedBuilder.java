@@ -35,6 +35,7 @@ final class SharedBuilder {
     final ShardSink sink;
     final String batchId = UUID.randomUUID().toString();
     final long openedAtMs;
+    long lastActivityMs;
     State state = State.OPEN;
     final List<Handle> handles = new ArrayList<>();
     final Set<Integer> joined = new HashSet<>();

@@ -42,6 +42,7 @@ public final class MvsinkConfig extends AbstractConfig {
     public static final String BUILDER_THREADS = "builder.threads";
     public static final String BUILDER_MAX_QUEUED_BYTES = "builder.max.queued.bytes";
     public static final String BARRIER_TIMEOUT_MS = "barrier.timeout.ms";
+    public static final String BEST_EFFORT_LINGER_MS = "best.effort.linger.ms";
     public static final String RECONTRIBUTE_TIMEOUT_MS = "recontribute.timeout.ms";
     public static final String REGISTRY_URL = "schema.registry.url";
     public static final String REGISTRY_BASIC_AUTH = "schema.registry.basic.auth.user.info";
@@ -76,6 +77,9 @@ public final class MvsinkConfig extends AbstractConfig {
                 + BARRIER_TIMEOUT_MS + " passes), so a JVM delivers one batch per interval.")
         .define(BARRIER_TIMEOUT_MS, Type.LONG, 2000L, between(1L, 600_000L), Importance.MEDIUM,
             "In barrier mode, how long a shared builder waits for the local tasks that have not contributed.")
+        .define(BEST_EFFORT_LINGER_MS, Type.LONG, 250L, between(0L, 60_000L), Importance.LOW,
+            "In best-effort mode, how long a shared builder whose work has drained stays open for more tasks "
+                + "to join (0: it closes at once). Checked on the tasks' punctuations.")
         .define(RECONTRIBUTE_TIMEOUT_MS, Type.LONG, 60_000L, between(100L, 86_400_000L), Importance.MEDIUM,
             "A contribution not sealed this long after it was handed off is contributed again (its shared batch "
                 + "may have been lost with another task's aborted transaction).")
