@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** The {@code mvsink} command line: the only room that knows picocli. */
 @Command(name = "mvsink", mixinStandardHelpOptions = true, version = "mvsink 0.1.0",
     description = "Sinks a stream of view corrections into Azure Blob Storage as coalesced, sealed batches.",
-    subcommands = {RunCommand.class, ProduceCommand.class, SnapshotCommand.class, DemoCommand.class})
+    subcommands = {RunCommand.class, ProduceCommand.class, SnapshotCommand.class, DemoCommand.class,
+        BenchCommand.class})
 public final class Main {
 
     public static void main(String[] args) {
