@@ -43,6 +43,11 @@ public record BenchFigures(
         return producingSeconds <= 0 ? 0 : updatesProcessed / producingSeconds;
     }
 
+    /** What the producer managed to send per second (below the rate when it cannot keep up itself). */
+    public double sentPerSecond() {
+        return producingSeconds <= 0 ? 0 : updatesSent / producingSeconds;
+    }
+
     public double blobWritesPerInterval() {
         return per(blobWriteRequests, intervalsSealed);
     }
@@ -76,6 +81,7 @@ public record BenchFigures(
         m.put("parts_per_append", partsPerAppend());
         m.put("diff_bytes_per_append", diffBytesPerAppend());
         m.put("updates_per_second", updatesPerSecond());
+        m.put("sent_per_second", sentPerSecond());
         m.put("seal_latency_p50_ms", sealP50Ms);
         m.put("seal_latency_p99_ms", sealP99Ms);
         m.put("seal_latency_max_ms", sealMaxMs);

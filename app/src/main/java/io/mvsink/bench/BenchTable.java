@@ -15,6 +15,7 @@ final class BenchTable {
         new Row("parts / append", "%.2f", BenchFigures::partsPerAppend),
         new Row("consensus diff bytes / append", "%.0f", BenchFigures::diffBytesPerAppend),
         new Row("updates / s (producing phase)", "%.0f", BenchFigures::updatesPerSecond),
+        new Row("updates sent / s (producer)", "%.0f", BenchFigures::sentPerSecond),
         new Row("seal latency p50 (ms)", "%.0f", f -> f.sealP50Ms()),
         new Row("seal latency p99 (ms)", "%.0f", f -> f.sealP99Ms()),
         new Row("appends", "%.0f", f -> f.appends()),
