@@ -25,6 +25,12 @@ public final class Bench {
         List<BenchFigures> figures = new ArrayList<>();
         System.err.println("bench: starting Kafka, Apicurio Registry and Azurite on 127.0.0.1 ...");
         try (LocalStack stack = LocalStackLauncher.start(LocalStackOptions.defaults().withVerbose(true))) {
+            if (options.warmupSeconds() > 0) {
+                System.err.printf("bench: warm-up (not measured): mode %s for %d s%n",
+                    options.modes().get(0).configName(), options.warmupSeconds());
+                new BenchRun(stack, options.withDuration(options.warmupSeconds()), work, runId + "w")
+                    .run(options.modes().get(0));
+            }
             BenchRun run = new BenchRun(stack, options, work, runId);
             for (CoalescingMode mode : options.modes()) {
                 System.err.printf("bench: mode %s, %d partitions, %d stream threads, %.0f updates/s for %d s%n",
@@ -38,8 +44,8 @@ public final class Bench {
             }
         }
         System.out.printf("mvsink bench: %d partitions, %d stream threads, batch.interval.ms %d, %.0f updates/s, "
-                + "%d s per mode%n%n", options.partitions(), options.threads(), options.intervalMs(), options.rate(),
-            options.durationSeconds());
+                + "%d s per mode after %d s of warm-up%n%n", options.partitions(), options.threads(), options.intervalMs(),
+            options.rate(), options.durationSeconds(), options.warmupSeconds());
         System.out.println(BenchTable.format(figures));
         System.out.println("targets:");
         BenchTargets.check(figures, options.intervalMs()).forEach(System.out::println);

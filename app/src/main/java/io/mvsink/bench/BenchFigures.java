@@ -119,6 +119,7 @@ public record BenchFigures(
         opts.put("partitions", options.partitions());
         opts.put("threads", options.threads());
         opts.put("interval_ms", options.intervalMs());
+        opts.put("warmup_s", options.warmupSeconds());
         doc.put("options", opts);
         doc.put("modes", figures.stream().map(BenchFigures::toMap).toList());
         try {

@@ -110,7 +110,7 @@ final class BenchRun {
         props.put(MvsinkConfig.COALESCING_MODE, mode.configName());
         props.put(MvsinkConfig.NUM_STREAM_THREADS, Integer.toString(options.threads()));
         props.put(MvsinkConfig.BATCH_INTERVAL_MS, Long.toString(options.intervalMs()));
-        props.put(MvsinkConfig.STATE_DIR, work.resolve("state-" + mode.configName()).toString());
+        props.put(MvsinkConfig.STATE_DIR, work.resolve("state-" + name).toString());
         return props;
     }
 

@@ -36,10 +36,14 @@ final class BenchCommand implements Callable<Integer> {
         description = "JSON result file (default ${DEFAULT-VALUE}).")
     Path out;
 
+    @Option(names = "--warmup-s", defaultValue = "15",
+        description = "Seconds of an unmeasured run of the first mode before the measured ones (default ${DEFAULT-VALUE}).")
+    long warmupSeconds;
+
     @Override
     public Integer call() throws Exception {
         List<CoalescingMode> parsed = modes.stream().map(BenchCommand::mode).toList();
-        return Bench.run(new BenchOptions(durationSeconds, rate, partitions, threads, parsed, intervalMs, out));
+        return Bench.run(new BenchOptions(durationSeconds, rate, partitions, threads, parsed, intervalMs, out, warmupSeconds));
     }
 
     private static CoalescingMode mode(String name) {
