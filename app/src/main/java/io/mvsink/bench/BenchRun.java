@@ -1,0 +1,176 @@
+package io.mvsink.bench;
+
+import io.mvsink.MvsinkApp;
+import io.mvsink.Wiring;
+import io.mvsink.batch.CoalescingMode;
+import io.mvsink.config.MvsinkConfig;
+import io.mvsink.consensus.ConsensusReader;
+import io.mvsink.consensus.ShardState;
+import io.mvsink.local.LocalStack;
+import io.mvsink.metrics.ShardMetrics;
+import io.mvsink.produce.CorrectionProducer;
+import io.mvsink.produce.Workload;
+import io.mvsink.produce.WorkloadRunner;
+import io.mvsink.read.SnapshotReader;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.avro.generic.GenericData;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.streams.KafkaStreams;
+
+/**
+ * One mode of the bench: a fresh app (application id, corrections topic, metrics, blob store
+ * and its write counter) on the shared local stack, fed by a steady producer for the run's
+ * duration, then sealed through the last update and read back.
+ */
+final class BenchRun {
+    private static final long WORKLOAD_SEED = 7;
+    private static final int WORKLOAD_KEYS = 5_000;
+    private static final double RETRACT_SHARE = 0.3;
+    private static final long PROGRESS_EVERY_MS = 200;
+    private static final int START_ATTEMPTS = 3;
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration SEAL_TIMEOUT = Duration.ofSeconds(180);
+
+    private final LocalStack stack;
+    private final BenchOptions options;
+    private final Path work;
+    private final String runId;
+
+    BenchRun(LocalStack stack, BenchOptions options, Path work, String runId) {
+        this.stack = stack;
+        this.options = options;
+        this.work = work;
+        this.runId = runId;
+    }
+
+    BenchFigures run(CoalescingMode mode) throws Exception {
+        MvsinkConfig config = new MvsinkConfig(properties(mode));
+        Map<String, Object> client = Map.of("bootstrap.servers", stack.bootstrapServers());
+        try (Admin admin = Admin.create(client)) {
+            admin.createTopics(List.of(new NewTopic(config.correctionsTopic(), options.partitions(), (short) 1)))
+                .all().get(60, TimeUnit.SECONDS);
+        }
+        Workload workload = new Workload(WORKLOAD_SEED, WORKLOAD_KEYS, RETRACT_SHARE);
+        try (MvsinkApp.Dependencies deps = Wiring.dependencies(config);
+             MvsinkApp app = new MvsinkApp(config, deps);
+             CorrectionProducer producer = new CorrectionProducer(client, config.correctionsTopic(), deps.registry())) {
+            deps.registry().register(config.correctionsTopic() + "-value", Workload.ROW_SCHEMA);
+            deps.registry().setCompatibility(config.correctionsTopic() + "-value", "BACKWARD");
+            start(app, mode);
+            awaitRunning(app, mode);
+            Progress progress = new Progress(mode, options.durationSeconds(), app.metrics(), deps.blobs());
+            long blobsBefore = deps.blobs().writeRequests();
+
+            WorkloadRunner runner = new WorkloadRunner(producer, workload, Time.SYSTEM);
+            long startNanos = System.nanoTime();
+            CompletableFuture<Long> producing = CompletableFuture.supplyAsync(() -> runner.run(
+                options.rate(), options.durationSeconds() * 1000, Long.MAX_VALUE, PROGRESS_EVERY_MS, n -> { }));
+            while (!producing.isDone()) {
+                progress.print(runner.sent(), "producing");
+                Thread.sleep(1000);
+            }
+            long sent = producing.join();
+            double producingSeconds = (System.nanoTime() - startNanos) / 1e9;
+            long processed = app.metrics().updates();
+
+            long upper = runner.sealThrough(config.batchIntervalMs());
+            ShardState state = awaitSeal(config, client, upper, progress, runner);
+            progress.done();
+            long blobWrites = deps.blobs().writeRequests() - blobsBefore;
+            ConsensusFigures consensus = ConsensusFigures.of(
+                ConsensusReader.diffs(client, config.consensusTopic(), config.shard(), Duration.ofSeconds(60)),
+                config.batchIntervalMs());
+
+            Map<String, Long> snapshot = new SnapshotReader(deps.blobs()).read(state, state.upper() - 1);
+            Map<String, Long> model = new TreeMap<>();
+            workload.model().forEach((row, count) -> model.put(GenericData.get().toString(row), count));
+            return figures(mode, app.metrics(), sent, processed, producingSeconds, blobWrites, consensus,
+                snapshot.size(), snapshot.equals(model));
+        }
+    }
+
+    private Properties properties(CoalescingMode mode) {
+        String name = "bench-" + runId + "-" + mode.configName();
+        Properties props = new Properties();
+        props.put(MvsinkConfig.APPLICATION_ID, name);
+        props.put(MvsinkConfig.BOOTSTRAP_SERVERS, stack.bootstrapServers());
+        props.put(MvsinkConfig.CORRECTIONS_TOPIC, name + "-corrections");
+        props.put(MvsinkConfig.REGISTRY_URL, stack.registryUrl());
+        props.put(MvsinkConfig.BLOB_CONNECTION_STRING, stack.blobConnectionString());
+        props.put(MvsinkConfig.BLOB_CONTAINER, "mvsink-bench");
+        props.put(MvsinkConfig.COALESCING_MODE, mode.configName());
+        props.put(MvsinkConfig.NUM_STREAM_THREADS, Integer.toString(options.threads()));
+        props.put(MvsinkConfig.BATCH_INTERVAL_MS, Long.toString(options.intervalMs()));
+        props.put(MvsinkConfig.STATE_DIR, work.resolve("state-" + name).toString());
+        return props;
+    }
+
+    /**
+     * Starts the app, trying again when its topic setup fails: on a busy broker a topic it has
+     * just created can be unknown to the next admin call for a moment. {@code start} fails
+     * before it creates anything else, so trying again is safe.
+     */
+    private static void start(MvsinkApp app, CoalescingMode mode) throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                app.start();
+                return;
+            } catch (RuntimeException e) {
+                if (attempt == START_ATTEMPTS) {
+                    throw e;
+                }
+                System.err.printf("bench: %s: app start failed (attempt %d of %d), trying again: %s%n",
+                    mode.configName(), attempt, START_ATTEMPTS, e.getMessage());
+                Thread.sleep(1000);
+            }
+        }
+    }
+
+    /** Producing starts once every stream thread has its tasks, so that no mode pays for its rebalance. */
+    private static void awaitRunning(MvsinkApp app, CoalescingMode mode) throws InterruptedException {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (app.state() != KafkaStreams.State.RUNNING) {
+            if (System.nanoTime() > deadline || app.state() == KafkaStreams.State.ERROR) {
+                throw new IllegalStateException("bench " + mode.configName() + ": app not RUNNING within "
+                    + START_TIMEOUT + " (state " + app.state() + ")");
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    private static ShardState awaitSeal(MvsinkConfig config, Map<String, Object> client, long upper,
+                                        Progress progress, WorkloadRunner runner) throws InterruptedException {
+        long deadline = System.nanoTime() + SEAL_TIMEOUT.toNanos();
+        while (true) {
+            ShardState state = ConsensusReader.read(client, config.consensusTopic(), config.shard(), Duration.ofSeconds(30));
+            if (state.upper() >= upper) {
+                return state;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("bench: shard " + config.shard() + " not sealed through " + upper
+                    + " within " + SEAL_TIMEOUT + " (upper " + state.upper() + ")");
+            }
+            progress.print(runner.sent(), "sealing");
+            Thread.sleep(500);
+        }
+    }
+
+    private static BenchFigures figures(CoalescingMode mode, ShardMetrics m, long sent, long processed,
+                                        double producingSeconds, long blobWrites, ConsensusFigures c,
+                                        int snapshotRows, boolean equal) {
+        return new BenchFigures(mode.configName(), sent, processed, producingSeconds, blobWrites,
+            c.appends(), c.intervals(), c.batches(), c.parts(), c.diffBytes(),
+            m.sealLatency().percentile(50), m.sealLatency().percentile(99), m.sealLatency().max(),
+            m.barrierTimeouts(), m.batchesBuilt(), m.participants(), m.recontributions(), m.mismatches(),
+            m.lateUpdates(), m.builderRefusals(), m.orphanedBatches(), snapshotRows, equal);
+    }
+}
