@@ -36,7 +36,6 @@ final class BenchRun {
     private static final int WORKLOAD_KEYS = 5_000;
     private static final double RETRACT_SHARE = 0.3;
     private static final long PROGRESS_EVERY_MS = 200;
-    private static final int START_ATTEMPTS = 3;
     private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration SEAL_TIMEOUT = Duration.ofSeconds(180);
 
@@ -65,7 +64,7 @@ final class BenchRun {
              CorrectionProducer producer = new CorrectionProducer(client, config.correctionsTopic(), deps.registry())) {
             deps.registry().register(config.correctionsTopic() + "-value", Workload.ROW_SCHEMA);
             deps.registry().setCompatibility(config.correctionsTopic() + "-value", "BACKWARD");
-            start(app, mode);
+            app.start();
             awaitRunning(app, mode);
             Progress progress = new Progress(mode, options.durationSeconds(), app.metrics(), deps.blobs());
             long blobsBefore = deps.blobs().writeRequests();
@@ -114,26 +113,6 @@ final class BenchRun {
         return props;
     }
 
-    /**
-     * Starts the app, trying again when its topic setup fails: on a busy broker a topic it has
-     * just created can be unknown to the next admin call for a moment. {@code start} fails
-     * before it creates anything else, so trying again is safe.
-     */
-    private static void start(MvsinkApp app, CoalescingMode mode) throws InterruptedException {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                app.start();
-                return;
-            } catch (RuntimeException e) {
-                if (attempt == START_ATTEMPTS) {
-                    throw e;
-                }
-                System.err.printf("bench: %s: app start failed (attempt %d of %d), trying again: %s%n",
-                    mode.configName(), attempt, START_ATTEMPTS, e.getMessage());
-                Thread.sleep(1000);
-            }
-        }
-    }
 
     /** Producing starts once every stream thread has its tasks, so that no mode pays for its rebalance. */
     private static void awaitRunning(MvsinkApp app, CoalescingMode mode) throws InterruptedException {

@@ -24,6 +24,7 @@ import org.slf4j.LoggerFactory;
 public final class TopicSetup {
     private static final Logger LOG = LoggerFactory.getLogger(TopicSetup.class);
     private static final long TIMEOUT_S = 60;
+    private static final int METADATA_ATTEMPTS = 10;
 
     private final Admin admin;
 
@@ -81,13 +82,32 @@ public final class TopicSetup {
         }
     }
 
+    /** The topic's cleanup policy; a topic created a moment ago may not be known to every broker yet. */
     private String cleanupPolicy(String name) {
         ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, name);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Config config = admin.describeConfigs(List.of(resource)).all().get(TIMEOUT_S, TimeUnit.SECONDS)
+                    .get(resource);
+                return config.get(TopicConfig.CLEANUP_POLICY_CONFIG).value();
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || attempt == METADATA_ATTEMPTS) {
+                    throw new TopicException("cannot read the configuration of topic '" + name + "': "
+                        + e.getCause().getMessage(), e.getCause());
+                }
+                pause(attempt);
+            } catch (Exception e) {
+                throw new TopicException("cannot read the configuration of topic '" + name + "': " + e, e);
+            }
+        }
+    }
+
+    private static void pause(int attempt) {
         try {
-            Config config = admin.describeConfigs(List.of(resource)).all().get(TIMEOUT_S, TimeUnit.SECONDS).get(resource);
-            return config.get(TopicConfig.CLEANUP_POLICY_CONFIG).value();
-        } catch (Exception e) {
-            throw new TopicException("cannot read the configuration of topic '" + name + "': " + e, e);
+            Thread.sleep(Math.min(2_000, 100L << attempt));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TopicException("interrupted while waiting for topic metadata", e);
         }
     }
 }
