@@ -1,9 +1,7 @@
 package io.mvsink.batch;
 
-import io.mvsink.blob.BlobInfo;
-import io.mvsink.blob.BlobStore;
+import io.mvsink.blob.ForwardingBlobStore;
 import io.mvsink.blob.InMemoryBlobStore;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -12,10 +10,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  * An {@link InMemoryBlobStore} whose writes can be held at a gate, so a test can keep a builder
  * thread busy writing while other contributions arrive. Writes wait at most 30 s, then fail.
  */
-final class GatedBlobStore implements BlobStore {
-    final InMemoryBlobStore store = new InMemoryBlobStore();
+final class GatedBlobStore extends ForwardingBlobStore {
+    final InMemoryBlobStore store;
     private final AtomicInteger writesStarted = new AtomicInteger();
     private volatile CountDownLatch gate = new CountDownLatch(0);
+
+    GatedBlobStore() {
+        this(new InMemoryBlobStore());
+    }
+
+    private GatedBlobStore(InMemoryBlobStore store) {
+        super(store);
+        this.store = store;
+    }
 
     /** Writes from now on wait until {@link #release()}. */
     void hold() {
@@ -43,31 +50,6 @@ final class GatedBlobStore implements BlobStore {
             throw new IllegalStateException("interrupted at the gate of " + key, e);
         }
         store.putIfAbsent(key, data);
-    }
-
-    @Override
-    public byte[] get(String key) {
-        return store.get(key);
-    }
-
-    @Override
-    public boolean delete(String key) {
-        return store.delete(key);
-    }
-
-    @Override
-    public List<BlobInfo> list(String prefix) {
-        return store.list(prefix);
-    }
-
-    @Override
-    public long writeRequests() {
-        return store.writeRequests();
-    }
-
-    @Override
-    public long bytesWritten() {
-        return store.bytesWritten();
     }
 
     @Override

@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.Contribution;
 import io.mvsink.avro.Part;
-import io.mvsink.blob.BlobInfo;
 import io.mvsink.blob.BlobMaybeWrittenException;
 import io.mvsink.blob.BlobStore;
+import io.mvsink.blob.ForwardingBlobStore;
 import io.mvsink.blob.BlobWriteFailedException;
 import io.mvsink.blob.InMemoryBlobStore;
 import io.mvsink.metrics.ShardMetrics;
@@ -467,10 +467,11 @@ class SharedBatchRegistryStressTest {
     }
 
     /** Fails a seeded random share of writes, some of them after writing. */
-    private final class FailingBlobStore implements BlobStore {
+    private final class FailingBlobStore extends ForwardingBlobStore {
         private final Random random;
 
         FailingBlobStore(Random random) {
+            super(stored);
             this.random = random;
         }
 
@@ -489,35 +490,6 @@ class SharedBatchRegistryStressTest {
                 failedWrites.incrementAndGet();
                 throw new BlobMaybeWrittenException("stress: " + key + " maybe written");
             }
-        }
-
-        @Override
-        public byte[] get(String key) {
-            return stored.get(key);
-        }
-
-        @Override
-        public boolean delete(String key) {
-            return stored.delete(key);
-        }
-
-        @Override
-        public List<BlobInfo> list(String prefix) {
-            return stored.list(prefix);
-        }
-
-        @Override
-        public long writeRequests() {
-            return stored.writeRequests();
-        }
-
-        @Override
-        public long bytesWritten() {
-            return stored.bytesWritten();
-        }
-
-        @Override
-        public void close() {
         }
     }
 }

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mvsink.MvsinkApp;
-import io.mvsink.blob.BlobInfo;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.blob.BlobWriteFailedException;
+import io.mvsink.blob.ForwardingBlobStore;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.consensus.ShardState;
 import io.mvsink.local.LocalStack;
@@ -15,7 +15,6 @@ import io.mvsink.local.LocalStackExtension;
 import io.mvsink.produce.CorrectionProducer;
 import io.mvsink.produce.Workload;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -69,43 +68,23 @@ class BlobFailureIT {
     }
 
     /** Refuses every write while {@code failing} is set; otherwise the real store. */
-    private record FailingBlobStore(BlobStore real, AtomicBoolean failing, AtomicLong refused) implements BlobStore {
+    private static final class FailingBlobStore extends ForwardingBlobStore {
+        private final AtomicBoolean failing;
+        private final AtomicLong refused;
+
+        FailingBlobStore(BlobStore real, AtomicBoolean failing, AtomicLong refused) {
+            super(real);
+            this.failing = failing;
+            this.refused = refused;
+        }
+
         @Override
         public void putIfAbsent(String key, byte[] data) {
             if (failing.get()) {
                 refused.incrementAndGet();
                 throw new BlobWriteFailedException("injected failure writing " + key);
             }
-            real.putIfAbsent(key, data);
-        }
-
-        @Override
-        public byte[] get(String key) {
-            return real.get(key);
-        }
-
-        @Override
-        public boolean delete(String key) {
-            return real.delete(key);
-        }
-
-        @Override
-        public List<BlobInfo> list(String prefix) {
-            return real.list(prefix);
-        }
-
-        @Override
-        public long writeRequests() {
-            return real.writeRequests();
-        }
-
-        @Override
-        public long bytesWritten() {
-            return real.bytesWritten();
-        }
-
-        @Override
-        public void close() {
+            super.putIfAbsent(key, data);
         }
     }
 }
