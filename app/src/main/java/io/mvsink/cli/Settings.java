@@ -1,5 +1,6 @@
 package io.mvsink.cli;
 
+import io.mvsink.config.EnvironmentOptions;
 import io.mvsink.config.MvsinkConfig;
 import java.io.IOException;
 import java.io.Reader;
@@ -9,12 +10,17 @@ import java.util.Map;
 import java.util.Properties;
 import picocli.CommandLine.Option;
 
-/** Options every command shares: a properties file plus {@code --set key=value} overrides. */
+/**
+ * Options every command shares, from three sources, each winning over the one before: a properties
+ * file ({@code --config}), {@code MVSINK_*} environment variables ({@link EnvironmentOptions}), then
+ * {@code --set key=value} and the explicit flags.
+ */
 final class Settings {
     @Option(names = "--config", paramLabel = "FILE", description = "Properties file of mvsink options.")
     Path file;
 
-    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Sets one option (repeatable; wins over --config).")
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+        description = "Sets one option (repeatable; wins over --config and MVSINK_* environment variables).")
     Map<String, String> overrides = Map.of();
 
     @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT", description = "Kafka bootstrap servers.")
@@ -27,6 +33,10 @@ final class Settings {
     String blobConnectionString;
 
     Properties properties() {
+        return properties(System.getenv());
+    }
+
+    Properties properties(Map<String, String> env) {
         Properties props = new Properties();
         if (file != null) {
             try (Reader reader = Files.newBufferedReader(file)) {
@@ -35,6 +45,7 @@ final class Settings {
                 throw new IllegalArgumentException("cannot read --config " + file + ": " + e.getMessage(), e);
             }
         }
+        props.putAll(EnvironmentOptions.fromEnvironment(env));
         props.putAll(overrides);
         putIfSet(props, MvsinkConfig.BOOTSTRAP_SERVERS, bootstrapServers);
         putIfSet(props, MvsinkConfig.REGISTRY_URL, registryUrl);
