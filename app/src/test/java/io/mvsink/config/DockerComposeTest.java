@@ -1,0 +1,208 @@
+package io.mvsink.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docker/compose.yaml and docker/Dockerfile, checked without a Docker engine: the sink's
+ * environment is a valid configuration, every referenced file exists, the JMX port is published,
+ * and the image builds in one stage and runs the jar as a non-root user in another.
+ */
+class DockerComposeTest {
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final Path DOCKER = ROOT.resolve("docker");
+    private static final List<String> SINK_SERVICES = List.of("mvsink", "producer");
+
+    private final JsonNode compose = new YAMLMapper().readTree(DOCKER.resolve("compose.yaml").toFile());
+    private final Dockerfile dockerfile = new Dockerfile(Files.readString(buildContext().resolve(dockerfilePath())));
+
+    DockerComposeTest() throws IOException {
+    }
+
+    @Test
+    void shouldConfigureTheSinkCompletelyFromMvsinkVariables() {
+        for (String service : SINK_SERVICES) {
+            Map<String, String> env = new HashMap<>(dockerfile.env());
+            compose.path("services").path(service).path("environment").fields()
+                .forEachRemaining(e -> env.put(e.getKey(), e.getValue().asText()));
+
+            Map<String, String> options = EnvironmentOptions.fromEnvironment(env);
+
+            for (var key : MvsinkConfig.DEFINITION.configKeys().values()) {
+                assertTrue(key.hasDefault() || options.containsKey(key.name),
+                    service + " sets required option " + key.name + " as " + EnvironmentOptions.variableOf(key.name));
+            }
+            MvsinkConfig config = new MvsinkConfig(options);
+            assertEquals("orders-corrections", config.correctionsTopic(), service);
+        }
+    }
+
+    @Test
+    void shouldCreateTheCorrectionsTopicTheSinkReads() {
+        String topic = compose.at("/services/mvsink/environment/MVSINK_CORRECTIONS_TOPIC").asText();
+        List<String> command = texts(compose.at("/services/kafka-init/command"));
+        assertTrue(command.get(0).endsWith("kafka-topics.sh"), command.toString());
+        assertEquals(topic, command.get(command.indexOf("--topic") + 1));
+        assertEquals("service_completed_successfully",
+            compose.at("/services/mvsink/depends_on/kafka-init/condition").asText());
+    }
+
+    @Test
+    void shouldWaitOnlyForHealthchecksThatExist() {
+        compose.at("/services/mvsink/depends_on").fields().forEachRemaining(dependency -> {
+            JsonNode service = compose.path("services").path(dependency.getKey());
+            assertFalse(service.isMissingNode(), "service " + dependency.getKey() + " exists");
+            if (dependency.getValue().path("condition").asText().equals("service_healthy")) {
+                assertFalse(service.path("healthcheck").isMissingNode(), dependency.getKey() + " has a healthcheck");
+            }
+        });
+    }
+
+    @Test
+    void shouldReferenceOnlyFilesThatExist() {
+        Path context = buildContext();
+        assertEquals(ROOT, context, "the build context is the repository root");
+        assertTrue(Files.isRegularFile(context.resolve(dockerfilePath())), "dockerfile " + dockerfilePath());
+        for (String source : dockerfile.copiedSources()) {
+            assertTrue(Files.exists(context.resolve(source)), "COPY source " + source + " exists in the repository");
+        }
+        compose.path("services").fields().forEachRemaining(service -> {
+            for (JsonNode volume : service.getValue().path("volumes")) {
+                String source = volume.asText().split(":")[0];
+                if (source.startsWith(".") || source.startsWith("/")) {
+                    assertTrue(Files.exists(DOCKER.resolve(source)), service.getKey() + " mounts " + source);
+                } else {
+                    assertTrue(compose.path("volumes").has(source), "named volume " + source + " is declared");
+                }
+            }
+        });
+        assertEquals(compose.at("/services/mvsink/image").asText(), compose.at("/services/producer/image").asText(),
+            "the producer runs the image the mvsink service builds");
+    }
+
+    @Test
+    void shouldPublishTheJmxPort() {
+        String javaOptions = dockerfile.env().get("JDK_JAVA_OPTIONS");
+        String port = property(javaOptions, "com.sun.management.jmxremote.port");
+        assertEquals(port, property(javaOptions, "com.sun.management.jmxremote.rmi.port"), "one port for JMX and RMI");
+        assertTrue(dockerfile.instructions("EXPOSE").contains(port), "EXPOSE " + port);
+        assertTrue(texts(compose.at("/services/mvsink/ports")).contains(port + ":" + port), "published " + port);
+    }
+
+    @Test
+    void shouldBuildInOneStageAndRunTheJarAsNonRootInAnother() throws IOException {
+        List<String> stages = dockerfile.instructions("FROM");
+        assertEquals(2, stages.size(), stages.toString());
+        assertTrue(stages.get(0).matches("maven:3\\.9-eclipse-temurin-17 AS build"), stages.get(0));
+        assertEquals("eclipse-temurin:17-jre", stages.get(1));
+
+        List<String> users = dockerfile.runtimeInstructions("USER");
+        assertFalse(users.isEmpty(), "the runtime stage sets a USER");
+        String user = users.get(users.size() - 1);
+        assertFalse(user.equals("root") || user.startsWith("0"), "runs as " + user);
+
+        assertTrue(dockerfile.runtimeInstructions("COPY").contains("--from=build /src/app/target/mvsink.jar /app/mvsink.jar"));
+        List<String> entrypoint = texts(new ObjectMapper().readTree(dockerfile.runtimeInstructions("ENTRYPOINT").get(0)));
+        assertEquals("java", entrypoint.get(0));
+        assertEquals("/app/mvsink.jar", entrypoint.get(entrypoint.indexOf("-jar") + 1));
+        assertEquals(List.of("run"), texts(new ObjectMapper().readTree(dockerfile.runtimeInstructions("CMD").get(0))));
+        assertTrue(dockerfile.instructions("RUN").stream().anyMatch(run -> run.contains("-pl app")),
+            "the image builds only the app module (no local-stack, no npm)");
+    }
+
+    private Path buildContext() {
+        return DOCKER.resolve(compose.at("/services/mvsink/build/context").asText()).normalize();
+    }
+
+    private String dockerfilePath() {
+        return compose.at("/services/mvsink/build/dockerfile").asText();
+    }
+
+    private static String property(String javaOptions, String name) {
+        Matcher m = Pattern.compile("-D" + Pattern.quote(name) + "=(\\S+)").matcher(javaOptions);
+        assertTrue(m.find(), "JDK_JAVA_OPTIONS sets " + name);
+        return m.group(1);
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(node -> out.add(node.asText()));
+        return out;
+    }
+
+    /** The instructions of a Dockerfile, continuation lines joined and comments dropped. */
+    private record Dockerfile(List<String[]> lines) {
+        Dockerfile(String text) {
+            this(parse(text));
+        }
+
+        private static List<String[]> parse(String text) {
+            List<String[]> out = new ArrayList<>();
+            String joined = text.replaceAll("\\\\\\r?\\n", "");
+            for (String line : joined.split("\\r?\\n")) {
+                String trimmed = line.strip();
+                if (!trimmed.isEmpty() && !trimmed.startsWith("#")) {
+                    out.add(trimmed.split("\\s+", 2));
+                }
+            }
+            return out;
+        }
+
+        List<String> instructions(String name) {
+            return lines.stream().filter(l -> l[0].equalsIgnoreCase(name)).map(l -> l.length > 1 ? l[1] : "").toList();
+        }
+
+        List<String> runtimeInstructions(String name) {
+            int lastFrom = 0;
+            for (int i = 0; i < lines.size(); i++) {
+                if (lines.get(i)[0].equalsIgnoreCase("FROM")) {
+                    lastFrom = i;
+                }
+            }
+            return new Dockerfile(lines.subList(lastFrom, lines.size())).instructions(name);
+        }
+
+        /** Build-context files the COPY instructions read (not those copied from another stage). */
+        List<String> copiedSources() {
+            List<String> out = new ArrayList<>();
+            for (String copy : instructions("COPY")) {
+                if (copy.startsWith("--from=")) {
+                    continue;
+                }
+                String[] words = copy.split("\\s+");
+                for (int i = 0; i < words.length - 1; i++) {
+                    if (!words[i].startsWith("--")) {
+                        out.add(words[i]);
+                    }
+                }
+            }
+            return out;
+        }
+
+        /** ENV key=value pairs, values unquoted (the image's defaults under compose's environment). */
+        Map<String, String> env() {
+            Map<String, String> out = new HashMap<>();
+            Matcher m = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)=(\"([^\"]*)\"|\\S*)").matcher(
+                String.join("\n", instructions("ENV")));
+            while (m.find()) {
+                out.put(m.group(1), m.group(3) != null ? m.group(3) : m.group(2));
+            }
+            return out;
+        }
+    }
+}
