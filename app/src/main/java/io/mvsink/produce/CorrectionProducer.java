@@ -3,9 +3,7 @@ package io.mvsink.produce;
 import io.mvsink.registry.AvroRowCodec;
 import io.mvsink.registry.SchemaRegistry;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Future;
 import org.apache.avro.generic.GenericRecord;
@@ -23,7 +21,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * {@code mvsink.upper}, sent to every partition. Idempotent, acks=all, so order per partition
  * holds: an update sent before a progress record is never behind it.
  */
-public final class CorrectionProducer implements AutoCloseable {
+public final class CorrectionProducer implements CorrectionSink, AutoCloseable {
     public static final String DIFF_HEADER = "mvsink.diff";
     public static final String UPPER_HEADER = "mvsink.upper";
 
@@ -64,7 +62,13 @@ public final class CorrectionProducer implements AutoCloseable {
      * Sends one update; the row's schema is registered under {@code <topic>-value} on first use,
      * and the subject is set to BACKWARD if it has no stricter level.
      */
-    public Future<RecordMetadata> update(String rowKey, GenericRecord row, long time, long diff) {
+    @Override
+    public void update(String rowKey, GenericRecord row, long time, long diff) {
+        send(rowKey, row, time, diff);
+    }
+
+    /** Sends one update and returns its send future. */
+    public Future<RecordMetadata> send(String rowKey, GenericRecord row, long time, long diff) {
         RecordHeaders headers = new RecordHeaders();
         headers.add(DIFF_HEADER, Long.toString(diff).getBytes(StandardCharsets.UTF_8));
         byte[] value = rows.serialize(row);
@@ -76,13 +80,11 @@ public final class CorrectionProducer implements AutoCloseable {
             rowKey.getBytes(StandardCharsets.UTF_8), value, headers));
     }
 
-    /** Promises every partition that no update with {@code time < upper} follows. */
-    public List<Future<RecordMetadata>> progress(long upper) {
-        List<Future<RecordMetadata>> sent = new ArrayList<>(partitions);
+    @Override
+    public void progress(long upper) {
         for (int p = 0; p < partitions; p++) {
-            sent.add(progressOn(p, upper));
+            progressOn(p, upper);
         }
-        return sent;
     }
 
     /** Promises one partition that no update with {@code time < upper} follows. */
@@ -92,6 +94,7 @@ public final class CorrectionProducer implements AutoCloseable {
         return producer.send(new ProducerRecord<>(topic, partition, upper, null, null, headers));
     }
 
+    @Override
     public void flush() {
         producer.flush();
     }

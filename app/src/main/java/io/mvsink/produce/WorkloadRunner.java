@@ -4,19 +4,19 @@ import java.util.function.Consumer;
 import org.apache.kafka.common.utils.Time;
 
 /**
- * Drives a {@link Workload} into a {@link CorrectionProducer} at a steady rate: updates carry
+ * Drives a {@link Workload} into a {@link CorrectionSink} at a steady rate: updates carry
  * the current time (never going backwards), and every {@code progressEveryMs} a progress record
  * with the current time goes to every partition. {@link #sealThrough(long)} ends the run with a
  * progress record at the grid point above the last update, so that everything sent can seal.
  */
 public final class WorkloadRunner {
-    private final CorrectionProducer producer;
+    private final CorrectionSink producer;
     private final Workload workload;
     private final Time time;
     private long lastTime;
     private long sent;
 
-    public WorkloadRunner(CorrectionProducer producer, Workload workload, Time time) {
+    public WorkloadRunner(CorrectionSink producer, Workload workload, Time time) {
         this.producer = producer;
         this.workload = workload;
         this.time = time;
@@ -24,18 +24,20 @@ public final class WorkloadRunner {
 
     /**
      * Sends {@code ratePerSecond} updates per second until {@code maxUpdates} are sent or
-     * {@code durationMs} passes, calling {@code onSecond} with the count sent about once a second.
+     * {@code durationMs} passes, calling {@code onSecond} with the count this call sent about once
+     * a second; returns the count this call sent. A runner can run several times in a row.
      */
     public long run(double ratePerSecond, long durationMs, long maxUpdates, long progressEveryMs, Consumer<Long> onSecond) {
         long start = time.milliseconds();
+        long before = sent;
         long nextProgress = start + progressEveryMs;
         long nextReport = start + 1000;
-        while (sent < maxUpdates) {
+        while (sent - before < maxUpdates) {
             long now = time.milliseconds();
             if (now - start >= durationMs) {
                 break;
             }
-            long due = Math.min(maxUpdates, (long) ((now - start + 1) * ratePerSecond / 1000.0));
+            long due = before + Math.min(maxUpdates, (long) ((now - start + 1) * ratePerSecond / 1000.0));
             while (sent < due) {
                 send(now);
             }
@@ -44,13 +46,13 @@ public final class WorkloadRunner {
                 nextProgress = now + progressEveryMs;
             }
             if (now >= nextReport) {
-                onSecond.accept(sent);
+                onSecond.accept(sent - before);
                 nextReport += 1000;
             }
             time.sleep(5);
         }
         producer.flush();
-        return sent;
+        return sent - before;
     }
 
     /** Sends one update now. */

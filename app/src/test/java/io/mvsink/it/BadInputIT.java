@@ -188,7 +188,7 @@ class BadInputIT {
     @Test
     void shouldSealEveryGoodRecordBesideTheBadOnes() {
         assertEquals(MODEL, sink.snapshot(sealed));
-        EndToEndIT.assertEveryAppendIsAnExactCover(sink);
+        sink.assertEveryAppendIsAnExactCover();
         assertEquals(7, DEAD.values().stream().mapToInt(List::size).sum(), "exactly the bad records");
     }
 }

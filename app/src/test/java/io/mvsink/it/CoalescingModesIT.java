@@ -7,7 +7,6 @@ import io.mvsink.MvsinkApp;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.consensus.ConsensusReader;
-import io.mvsink.consensus.ShardState;
 import io.mvsink.local.LocalStack;
 import io.mvsink.local.LocalStackExtension;
 import io.mvsink.produce.CorrectionProducer;
@@ -15,7 +14,6 @@ import io.mvsink.produce.Workload;
 import io.mvsink.produce.WorkloadRunner;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -36,13 +34,7 @@ class CoalescingModesIT {
             MvsinkApp app = sink.startApp(8);
             WorkloadRunner runner = new WorkloadRunner(producer, new Workload(31, 500, 0.3), Time.SYSTEM);
             runner.run(2000, 8_000, 16_000, 100, n -> { });
-            long upper = runner.sealThrough(500);
-            ShardState state = sink.awaitUpper(upper);
-
-            Map<String, Long> model = TopicModel.read(sink.clientProps(), sink.correctionsTopic(), sink.registry, upper);
-            assertEquals(model, sink.snapshot(state));
-            EndToEndIT.assertEveryAppendIsAnExactCover(sink);
-            assertEquals(0, sink.orphanedBatches());
+            sink.assertSealedExactly(runner.sealThrough(500));
 
             List<StateDiff> diffs = ConsensusReader.diffs(sink.clientProps(), sink.name + "-consensus",
                 sink.correctionsTopic(), Duration.ofSeconds(30));

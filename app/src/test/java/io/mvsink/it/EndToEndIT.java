@@ -6,9 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mvsink.MvsinkApp;
-import io.mvsink.avro.StateDiff;
-import io.mvsink.consensus.ConsensusReader;
-import io.mvsink.consensus.CoverCheck;
 import io.mvsink.consensus.ShardState;
 import io.mvsink.local.LocalStack;
 import io.mvsink.local.LocalStackExtension;
@@ -16,7 +13,6 @@ import io.mvsink.produce.CorrectionProducer;
 import io.mvsink.produce.Workload;
 import io.mvsink.produce.WorkloadRunner;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.common.utils.Time;
@@ -34,14 +30,9 @@ class EndToEndIT {
             sink.startApp(2);
             WorkloadRunner runner = new WorkloadRunner(producer, new Workload(11, 300, 0.35), Time.SYSTEM);
             long sent = runner.run(1500, 8_000, 10_000, 100, n -> { });
-            long upper = runner.sealThrough(500);
-            ShardState state = sink.awaitUpper(upper);
-
-            Map<String, Long> model = TopicModel.read(sink.clientProps(), sink.correctionsTopic(), sink.registry, upper);
+            Map<String, Long> model = sink.assertSealedExactly(runner.sealThrough(500));
             assertTrue(sent > 1000, "the workload ran");
             assertFalse(model.isEmpty());
-            assertEquals(model, sink.snapshot(state));
-            assertEveryAppendIsAnExactCover(sink);
         }
     }
 
@@ -56,12 +47,7 @@ class EndToEndIT {
             runner.run(1500, 2_000, 2_500, 100, n -> { });
             sink.startApp(2);
             runner.run(1500, 3_000, 4_000, 100, n -> { });
-            long upper = runner.sealThrough(500);
-            ShardState state = sink.awaitUpper(upper);
-
-            Map<String, Long> model = TopicModel.read(sink.clientProps(), sink.correctionsTopic(), sink.registry, upper);
-            assertEquals(model, sink.snapshot(state));
-            assertEveryAppendIsAnExactCover(sink);
+            sink.assertSealedExactly(runner.sealThrough(500));
         }
     }
 
@@ -92,29 +78,11 @@ class EndToEndIT {
 
             progressTo(producer, 0, t0 + 10_000);
             producer.flush();
-            state = sink.awaitUpper(t0 + 10_000);
-            Map<String, Long> model = TopicModel.read(sink.clientProps(), sink.correctionsTopic(), sink.registry, state.upper());
-            assertEquals(model, sink.snapshot(state));
-            assertEveryAppendIsAnExactCover(sink);
+            sink.assertSealedExactly(t0 + 10_000);
         }
     }
 
     private static void progressTo(CorrectionProducer producer, int partition, long upper) {
         producer.progressOn(partition, upper);
-    }
-
-    static void assertEveryAppendIsAnExactCover(SinkHarness sink) {
-        List<StateDiff> diffs = ConsensusReader.diffs(sink.clientProps(), sink.name + "-consensus",
-            sink.correctionsTopic(), Duration.ofSeconds(30));
-        assertFalse(diffs.isEmpty());
-        long upper = 0;
-        for (int i = 0; i < diffs.size(); i++) {
-            StateDiff diff = diffs.get(i);
-            assertEquals(i + 1, diff.getSeqno(), "seqnos increase by one per append");
-            assertEquals(upper, diff.getLower(), "each append continues at the previous upper");
-            assertTrue(diff.getUpper() > diff.getLower(), "uppers only advance");
-            assertEquals(List.of(), CoverCheck.problems(diff), "append " + diff.getSeqno() + " is an exact cover");
-            upper = diff.getUpper();
-        }
     }
 }

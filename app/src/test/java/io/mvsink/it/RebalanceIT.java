@@ -1,17 +1,14 @@
 package io.mvsink.it;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.mvsink.MvsinkApp;
 import io.mvsink.config.MvsinkConfig;
-import io.mvsink.consensus.ShardState;
 import io.mvsink.local.LocalStack;
 import io.mvsink.local.LocalStackExtension;
 import io.mvsink.produce.CorrectionProducer;
 import io.mvsink.produce.Workload;
 import io.mvsink.produce.WorkloadRunner;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.Test;
@@ -34,13 +31,7 @@ class RebalanceIT {
             runner.run(1500, 5_000, 7_500, 100, n -> { });
             second.close(Duration.ofSeconds(30));
             runner.run(1500, 4_000, 6_000, 100, n -> { });
-            long upper = runner.sealThrough(500);
-            ShardState state = sink.awaitUpper(upper);
-
-            Map<String, Long> model = TopicModel.read(sink.clientProps(), sink.correctionsTopic(), sink.registry, upper);
-            assertEquals(model, sink.snapshot(state));
-            EndToEndIT.assertEveryAppendIsAnExactCover(sink);
-            assertEquals(0, sink.orphanedBatches());
+            sink.assertSealedExactly(runner.sealThrough(500));
         }
     }
 }

@@ -1,13 +1,18 @@
 package io.mvsink.it;
 
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mvsink.MvsinkApp;
 import io.mvsink.Wiring;
 import io.mvsink.batch.SharedBatchRegistry;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.config.MvsinkConfig;
+import io.mvsink.avro.StateDiff;
 import io.mvsink.consensus.ConsensusReader;
+import io.mvsink.consensus.CoverCheck;
 import io.mvsink.consensus.ShardState;
 import io.mvsink.local.LocalStack;
 import io.mvsink.metrics.ShardMetrics;
@@ -143,6 +148,36 @@ final class SinkHarness implements AutoCloseable {
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
             .until(() -> (state[0] = state()).upper() >= upper);
         return state[0];
+    }
+
+    /**
+     * Waits for the seal at {@code upper}, then checks that the shard holds exactly what was
+     * produced: the snapshot equals the model read back from the corrections topic, every
+     * append is an exact cover, and no batch was orphaned. Returns the model.
+     */
+    Map<String, Long> assertSealedExactly(long upper) {
+        ShardState state = awaitUpper(upper);
+        Map<String, Long> model = TopicModel.read(clientProps(), correctionsTopic(), registry, state.upper());
+        assertEquals(model, snapshot(state));
+        assertEveryAppendIsAnExactCover();
+        assertEquals(0, orphanedBatches(), "orphaned batches");
+        return model;
+    }
+
+    /** Seqnos increase by one, each append continues at the previous upper, and each is an exact cover. */
+    void assertEveryAppendIsAnExactCover() {
+        List<StateDiff> diffs = ConsensusReader.diffs(clientProps(), name + "-consensus", correctionsTopic(),
+            Duration.ofSeconds(30));
+        assertFalse(diffs.isEmpty());
+        long upper = 0;
+        for (int i = 0; i < diffs.size(); i++) {
+            StateDiff diff = diffs.get(i);
+            assertEquals(i + 1, diff.getSeqno(), "seqnos increase by one per append");
+            assertEquals(upper, diff.getLower(), "each append continues at the previous upper");
+            assertTrue(diff.getUpper() > diff.getLower(), "uppers only advance");
+            assertEquals(List.of(), CoverCheck.problems(diff), "append " + diff.getSeqno() + " is an exact cover");
+            upper = diff.getUpper();
+        }
     }
 
     /** Everything sealed, as the snapshot command reads it. */

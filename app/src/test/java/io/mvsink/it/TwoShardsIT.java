@@ -17,7 +17,6 @@ import io.mvsink.produce.CorrectionProducer;
 import io.mvsink.produce.Workload;
 import io.mvsink.produce.WorkloadRunner;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.Test;
@@ -65,6 +64,6 @@ class TwoShardsIT {
                 batch.getParts().forEach(p -> assertTrue(p.getKey().startsWith(sink.correctionsTopic() + "/"), p.getKey()));
             }
         }
-        EndToEndIT.assertEveryAppendIsAnExactCover(sink);
+        sink.assertEveryAppendIsAnExactCover();
     }
 }
