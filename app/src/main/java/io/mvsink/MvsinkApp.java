@@ -4,6 +4,8 @@ import io.mvsink.batch.SharedBatchRegistry;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.config.MvsinkConfig;
+import io.mvsink.metrics.ShardJmx;
+import io.mvsink.metrics.ShardMBean;
 import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.registry.RegistryUnavailableException;
 import io.mvsink.registry.SchemaRegistry;
@@ -36,6 +38,7 @@ public final class MvsinkApp implements AutoCloseable {
     private final Dependencies deps;
     private final SinkTopology.Topics topics;
     private KafkaStreams streams;
+    private ShardJmx jmx;
 
     /**
      * The collaborators of the app, injected (tests hand in their own). The batch registry is
@@ -83,6 +86,8 @@ public final class MvsinkApp implements AutoCloseable {
             LOG.error("shard {}: stream thread failed; shutting the app down", config.shard(), e);
             return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         });
+        jmx = ShardJmx.register(config.shard(), new ShardMBean(deps.metrics(), deps.batches()::queuedBytes,
+            deps.batches()::liveBatches));
         streams.start();
         LOG.info("shard {}: started over {} partitions of {}", config.shard(), partitions, topics.corrections());
     }
@@ -124,10 +129,16 @@ public final class MvsinkApp implements AutoCloseable {
         return props;
     }
 
-    /** Stops the stream threads (committing what they did), bounded by {@code timeout}. */
+    /**
+     * Stops the stream threads (committing what they did), bounded by {@code timeout}, and
+     * unregisters the shard's MBean (so a new app of the shard in this JVM can register it).
+     */
     public synchronized void close(Duration timeout) {
         if (streams != null && !streams.close(timeout)) {
             LOG.warn("shard {}: stream threads did not stop within {}", config.shard(), timeout);
+        }
+        if (jmx != null) {
+            jmx.close();
         }
     }
 

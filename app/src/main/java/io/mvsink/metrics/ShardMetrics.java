@@ -1,5 +1,7 @@
 package io.mvsink.metrics;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -29,6 +31,8 @@ public final class ShardMetrics {
     private final LongAdder consensusBytes = new LongAdder();
     private final LongAdder mismatches = new LongAdder();
     private final LatencyRecorder sealLatency = new LatencyRecorder(4096);
+    /** Approximate correction buffer entries by partition, as each local task last reported them. */
+    private final Map<Integer, Long> bufferEntries = new ConcurrentHashMap<>();
 
     public ShardMetrics(String shard) {
         this.shard = shard;
@@ -71,6 +75,11 @@ public final class ShardMetrics {
         sealLatency.record(latencyMs);
     }
 
+    /** The task of {@code partition} holds about {@code entries} buffered entries (a gauge). */
+    public void bufferEntries(int partition, long entries) { bufferEntries.put(partition, entries); }
+    /** The task of {@code partition} left this JVM: its buffer no longer counts here. */
+    public void bufferClosed(int partition) { bufferEntries.remove(partition); }
+
     public long updates() { return updates.sum(); }
     public long lateUpdates() { return lateUpdates.sum(); }
     public long deadLetteredCount() { return deadLettered.sum(); }
@@ -92,4 +101,8 @@ public final class ShardMetrics {
     public long consensusBytes() { return consensusBytes.sum(); }
     public long mismatches() { return mismatches.sum(); }
     public LatencyRecorder sealLatency() { return sealLatency; }
+    /** Approximate correction buffer entries summed over this JVM's tasks of the shard. */
+    public long correctionBufferEntries() {
+        return bufferEntries.values().stream().mapToLong(Long::longValue).sum();
+    }
 }

@@ -146,6 +146,7 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
         recontributeIfStuck();
         contribute();
         trim();
+        sink.metrics().bufferEntries(partition, buffer.approximateEntries());
     }
 
     /** Answers finished handles in range order; on a failed batch, contributes everything again. */
@@ -217,5 +218,6 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
         inFlight.forEach(Handle::abandon);
         inFlight.clear();
         sink.batches().deregister(sink.shard(), partition);
+        sink.metrics().bufferClosed(partition);
     }
 }

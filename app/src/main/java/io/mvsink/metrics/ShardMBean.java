@@ -1,0 +1,137 @@
+package io.mvsink.metrics;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import javax.management.Attribute;
+import javax.management.AttributeList;
+import javax.management.AttributeNotFoundException;
+import javax.management.DynamicMBean;
+import javax.management.MBeanAttributeInfo;
+import javax.management.MBeanInfo;
+import javax.management.MBeanNotificationInfo;
+import javax.management.MBeanOperationInfo;
+import javax.management.ReflectionException;
+
+/**
+ * The read-only JMX view of one shard's {@link ShardMetrics}, with a description per attribute.
+ * Counters are monotonic since the app started; gauges are current values; means are over the
+ * counters (0 before the first event). Reading never changes anything.
+ */
+public final class ShardMBean implements DynamicMBean {
+    private final Map<String, Metric> metrics = new LinkedHashMap<>();
+    private final MBeanInfo info;
+
+    private record Metric(String type, String description, Supplier<Object> value) {
+    }
+
+    /** {@code queuedBytes} and {@code liveBatches} read the JVM-wide batch registry's builder queue. */
+    public ShardMBean(ShardMetrics m, LongSupplier queuedBytes, LongSupplier liveBatches) {
+        counter("BlobPuts", "Counter: part blobs written (blob PUT requests that succeeded)", m::partsWritten);
+        counter("BlobBytes", "Counter: bytes of part blobs written", m::partBytes);
+        counter("Appends", "Counter: consensus commands (compare-and-append diffs) written", m::appends);
+        counter("ConsensusDiffBytes", "Counter: bytes of consensus diffs written", m::consensusBytes);
+        counter("PartsAppended", "Counter: parts referenced by appends", m::partsAppended);
+        counter("BatchesAppended", "Counter: batches referenced by appends", m::batchesAppended);
+        mean("PartsPerAppend", "Mean: parts per append (PartsAppended / Appends)", m::partsAppended, m::appends);
+        mean("BatchesPerAppend", "Mean: batches per append (BatchesAppended / Appends)", m::batchesAppended, m::appends);
+        counter("AppendMismatches", "Counter: compare-and-append mismatches (append not made: consensus moved)",
+            m::mismatches);
+        counter("IntervalsSealed", "Counter: grid intervals sealed", m::intervalsSealed);
+        gauge("SealLatencyP50Ms", "Gauge: median seal latency (interval closed at its last partition to sealed), "
+            + "ms, over the last 4096 appends", () -> m.sealLatency().percentile(50));
+        gauge("SealLatencyP99Ms", "Gauge: 99th percentile seal latency, ms, over the last 4096 appends",
+            () -> m.sealLatency().percentile(99));
+        gauge("SealLatencyMaxMs", "Gauge: highest seal latency since start, ms", () -> m.sealLatency().max());
+        counter("BatchesBuilt", "Counter: shared batches built (blob parts written, ready to append)",
+            m::batchesBuilt);
+        counter("SharedBatchParticipants", "Counter: contributions that took part in built batches",
+            m::participants);
+        mean("ParticipantsPerBatch", "Mean: participants per built batch (SharedBatchParticipants / BatchesBuilt)",
+            m::participants, m::batchesBuilt);
+        counter("OrphanedBatches", "Counter: batches retired while a participant still waited; must stay 0",
+            m::orphanedBatches);
+        counter("AbandonedBatches", "Counter: batches dropped because every participant abandoned them",
+            m::batchesAbandoned);
+        counter("FailedBatches", "Counter: batches whose build failed (their ranges are contributed again)",
+            m::batchesFailed);
+        counter("Recontributions", "Counter: times a task contributed its unsealed range again", m::recontributions);
+        counter("BarrierTimeouts", "Counter: barrier batches closed by barrier.timeout.ms before every task joined",
+            m::barrierTimeouts);
+        counter("LateUpdates", "Counter: updates below their partition's frontier, advanced to it", m::lateUpdates);
+        counter("DeadLetteredRecords", "Counter: input records sent to the dead-letter topic", m::deadLetteredCount);
+        counter("Updates", "Counter: updates added to the correction buffer", m::updates);
+        counter("Contributions", "Counter: closed ranges handed to the batch registry", m::contributions);
+        counter("BuilderRefusals", "Counter: contributions refused because the builder queue was full",
+            m::builderRefusals);
+        gauge("CorrectionBufferEntries", "Gauge: approximate correction buffer entries, summed over this JVM's "
+            + "tasks of the shard (as of each task's last punctuation)", m::correctionBufferEntries);
+        gauge("BuilderQueuedBytes", "Gauge: contribution bytes waiting for a builder thread (JVM-wide batch "
+            + "registry, shared by every shard of this JVM)", queuedBytes);
+        gauge("BuilderLiveBatches", "Gauge: batches open, building or awaiting their owner (JVM-wide batch "
+            + "registry, shared by every shard of this JVM)", liveBatches);
+        MBeanAttributeInfo[] attributes = metrics.entrySet().stream()
+            .map(e -> new MBeanAttributeInfo(e.getKey(), e.getValue().type(), e.getValue().description(),
+                true, false, false))
+            .toArray(MBeanAttributeInfo[]::new);
+        this.info = new MBeanInfo(ShardMBean.class.getName(), "mvsink metrics of shard " + m.shard(), attributes,
+            null, new MBeanOperationInfo[0], new MBeanNotificationInfo[0]);
+    }
+
+    private void counter(String name, String description, LongSupplier value) {
+        metrics.put(name, new Metric("long", description, value::getAsLong));
+    }
+
+    private void gauge(String name, String description, LongSupplier value) {
+        metrics.put(name, new Metric("long", description, value::getAsLong));
+    }
+
+    private void mean(String name, String description, LongSupplier total, LongSupplier count) {
+        metrics.put(name, new Metric("double", description, () -> {
+            long n = count.getAsLong();
+            return n == 0 ? 0.0 : (double) total.getAsLong() / n;
+        }));
+    }
+
+    @Override
+    public Object getAttribute(String attribute) throws AttributeNotFoundException {
+        Metric metric = metrics.get(attribute);
+        if (metric == null) {
+            throw new AttributeNotFoundException("no mvsink shard metric " + attribute);
+        }
+        return metric.value().get();
+    }
+
+    @Override
+    public AttributeList getAttributes(String[] attributes) {
+        AttributeList list = new AttributeList();
+        for (String name : attributes) {
+            Metric metric = metrics.get(name);
+            if (metric != null) {
+                list.add(new Attribute(name, metric.value().get()));
+            }
+        }
+        return list;
+    }
+
+    @Override
+    public void setAttribute(Attribute attribute) throws AttributeNotFoundException {
+        throw new AttributeNotFoundException("mvsink shard metrics are read-only: " + attribute.getName());
+    }
+
+    @Override
+    public AttributeList setAttributes(AttributeList attributes) {
+        return new AttributeList();
+    }
+
+    @Override
+    public Object invoke(String actionName, Object[] params, String[] signature) throws ReflectionException {
+        throw new ReflectionException(new NoSuchMethodException(actionName), "mvsink shard metrics have no operations");
+    }
+
+    @Override
+    public MBeanInfo getMBeanInfo() {
+        return info;
+    }
+}

@@ -1,0 +1,187 @@
+package io.mvsink.it;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mvsink.MvsinkApp;
+import io.mvsink.Wiring;
+import io.mvsink.batch.SharedBatchRegistry;
+import io.mvsink.local.LocalStack;
+import io.mvsink.local.LocalStackExtension;
+import io.mvsink.metrics.ShardJmx;
+import io.mvsink.produce.CorrectionProducer;
+import io.mvsink.produce.Workload;
+import io.mvsink.produce.WorkloadRunner;
+import java.io.File;
+import java.lang.management.ManagementFactory;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import javax.management.MBeanServer;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+import org.apache.kafka.common.utils.Time;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The per-shard MBean as an operator sees it: over remote JMX from another process, moving with the workload. */
+@ExtendWith(LocalStackExtension.class)
+class JmxMetricsIT {
+
+    @Test
+    void shouldReportAShardsMetricsOverRemoteJmxFromAnotherProcess(LocalStack stack) throws Exception {
+        try (SinkHarness sink = new SinkHarness(stack, 3, new Properties());
+             CorrectionProducer producer = sink.producer()) {
+            int port = freePort();
+            Process child = startRunCommand(sink, port);
+            try (JMXConnector jmx = connect(port, child)) {
+                MBeanServerConnection server = jmx.getMBeanServerConnection();
+                ObjectName shard = ShardJmx.objectName(sink.correctionsTopic());
+                assertEquals(new ObjectName("io.mvsink:type=shard,shard=" + sink.correctionsTopic()), shard);
+                await().atMost(Duration.ofSeconds(90)).until(() -> server.isRegistered(shard));
+                assertTrue(server.getMBeanInfo(shard).getAttributes().length >= 25);
+
+                WorkloadRunner runner = new WorkloadRunner(producer, new Workload(71, 200, 0.3), Time.SYSTEM);
+                runner.run(800, 3_000, 3_000, 100, n -> { });
+                sink.awaitUpper(runner.sealThrough(500));
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                    assertTrue(get(server, shard, "BlobPuts") > 0, "parts written");
+                    assertTrue(get(server, shard, "BlobBytes") > 0, "part bytes");
+                    assertTrue(get(server, shard, "Appends") > 0, "appends");
+                    assertTrue(get(server, shard, "ConsensusDiffBytes") > 0, "diff bytes");
+                    assertTrue(get(server, shard, "IntervalsSealed") > 0, "intervals sealed");
+                    assertTrue(get(server, shard, "SealLatencyMaxMs") > 0, "seal latency after sealing");
+                    assertTrue(get(server, shard, "Updates") > 0, "updates");
+                    assertTrue((Double) server.getAttribute(shard, "PartsPerAppend") > 0, "parts per append");
+                });
+                assertEquals(0, get(server, shard, "OrphanedBatches"));
+                long puts = get(server, shard, "BlobPuts");
+                long appends = get(server, shard, "Appends");
+                long sealed = get(server, shard, "IntervalsSealed");
+
+                WorkloadRunner more = new WorkloadRunner(producer, new Workload(74, 200, 0.3), Time.SYSTEM);
+                more.run(800, 2_000, 1_600, 100, n -> { });
+                sink.awaitUpper(more.sealThrough(500));
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                    assertTrue(get(server, shard, "BlobPuts") > puts, () -> "more parts written: " + describe(server, shard));
+                    assertTrue(get(server, shard, "Appends") > appends, "more appends");
+                    assertTrue(get(server, shard, "IntervalsSealed") > sealed, "more intervals sealed");
+                });
+                assertTrue(get(server, shard, "SealLatencyP99Ms") >= get(server, shard, "SealLatencyP50Ms"));
+                assertTrue(get(server, shard, "SealLatencyMaxMs") >= get(server, shard, "SealLatencyP99Ms"));
+            } finally {
+                kill(child);
+            }
+        }
+    }
+
+    @Test
+    void shouldKeepTwoShardsOfOneJvmInTwoMBeans(LocalStack stack) throws Exception {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        try (SinkHarness a = new SinkHarness(stack, 3, new Properties());
+             SinkHarness b = new SinkHarness(stack, 3, new Properties());
+             SharedBatchRegistry shared = Wiring.batches(a.config(0), a.blobs, a.registry, Time.SYSTEM);
+             CorrectionProducer producerA = a.producer();
+             CorrectionProducer producerB = b.producer()) {
+            MvsinkApp appA = a.startApp(2, shared);
+            MvsinkApp appB = b.startApp(2, shared);
+            ObjectName nameA = ShardJmx.objectName(a.correctionsTopic());
+            ObjectName nameB = ShardJmx.objectName(b.correctionsTopic());
+            WorkloadRunner runA = new WorkloadRunner(producerA, new Workload(72, 200, 0.3), Time.SYSTEM);
+            WorkloadRunner runB = new WorkloadRunner(producerB, new Workload(73, 200, 0.3), Time.SYSTEM);
+            runA.run(1000, 2_000, 2_000, 100, n -> { });
+            runB.run(400, 1_000, 400, 100, n -> { });
+            a.awaitUpper(runA.sealThrough(500));
+            b.awaitUpper(runB.sealThrough(500));
+
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                assertEquals(appA.metrics().updates(), get(server, nameA, "Updates"));
+                assertEquals(appB.metrics().updates(), get(server, nameB, "Updates"));
+                assertTrue(get(server, nameA, "Appends") > 0 && get(server, nameB, "Appends") > 0);
+            });
+            assertNotEquals(get(server, nameA, "Updates"), get(server, nameB, "Updates"),
+                "each shard's MBean counts its own updates");
+            assertEquals(appA.metrics().partsWritten(), get(server, nameA, "BlobPuts"));
+            assertEquals(appB.metrics().partsWritten(), get(server, nameB, "BlobPuts"));
+
+            appA.close(Duration.ofSeconds(30));
+            assertFalse(server.isRegistered(nameA), "closing the app unregisters its MBean");
+            assertTrue(server.isRegistered(nameB));
+            a.startApp(2, shared);
+            assertTrue(server.isRegistered(nameA), "a restarted app registers its shard's MBean again");
+            assertEquals(0, get(server, nameA, "BlobPuts"), "the new app counts from zero");
+        }
+    }
+
+    private static long get(MBeanServerConnection server, ObjectName name, String attribute) throws Exception {
+        return (Long) server.getAttribute(name, attribute);
+    }
+
+    private static String describe(MBeanServerConnection server, ObjectName name) {
+        try {
+            StringBuilder text = new StringBuilder();
+            for (String a : List.of("BlobPuts", "Appends", "IntervalsSealed", "Updates", "LateUpdates",
+                    "DeadLetteredRecords", "Contributions", "BatchesBuilt", "AbandonedBatches", "Recontributions")) {
+                text.append(a).append('=').append(server.getAttribute(name, a)).append(' ');
+            }
+            return text.toString();
+        } catch (Exception e) {
+            return e.toString();
+        }
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** {@code mvsink run} in its own JVM, on this test's classpath, with remote JMX on {@code port}. */
+    private static Process startRunCommand(SinkHarness sink, int port) throws Exception {
+        Path log = Files.createDirectories(Path.of("target", "jmx-it")).resolve(sink.name + ".log");
+        List<String> command = new ArrayList<>(List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp", System.getProperty("java.class.path"),
+            "-Dcom.sun.management.jmxremote.port=" + port,
+            "-Dcom.sun.management.jmxremote.rmi.port=" + port,
+            "-Dcom.sun.management.jmxremote.authenticate=false",
+            "-Dcom.sun.management.jmxremote.ssl=false",
+            "-Djava.rmi.server.hostname=127.0.0.1",
+            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+            "io.mvsink.cli.Main", "run"));
+        command.addAll(sink.cliArgs());
+        command.addAll(List.of("--set", "num.stream.threads=2"));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    private static JMXConnector connect(int port, Process child) throws Exception {
+        JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + port + "/jmxrmi");
+        JMXConnector[] connector = new JMXConnector[1];
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(() -> {
+            assertTrue(child.isAlive(), "mvsink run exited with " + (child.isAlive() ? "" : child.exitValue()));
+            connector[0] = JMXConnectorFactory.connect(url);
+            return true;
+        });
+        return connector[0];
+    }
+
+    private static void kill(Process child) throws Exception {
+        child.descendants().forEach(ProcessHandle::destroy);
+        child.destroy();
+        if (!child.waitFor(30, TimeUnit.SECONDS)) {
+            child.descendants().forEach(ProcessHandle::destroyForcibly);
+            child.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+}
