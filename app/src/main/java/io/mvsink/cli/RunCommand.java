@@ -10,7 +10,9 @@ import org.apache.kafka.streams.KafkaStreams;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
-@Command(name = "run", description = "Runs the sink until SIGTERM or Ctrl-C.")
+@Command(name = "run", description = "Runs the sink until SIGTERM or Ctrl-C, then stops gracefully: the stream "
+    + "threads commit what they did, unreported batches are abandoned (their tasks contribute them again on "
+    + "the next start), nothing is half-appended.")
 final class RunCommand implements Callable<Integer> {
     @Mixin
     Settings settings;
@@ -22,8 +24,10 @@ final class RunCommand implements Callable<Integer> {
         MvsinkApp app = new MvsinkApp(config, deps);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            System.err.println("mvsink: stopping shard " + config.shard() + " (committing, closing builders)");
             app.close(Duration.ofSeconds(30));
             deps.close();
+            System.err.println("mvsink: stopped shard " + config.shard());
             stopped.countDown();
         }, "mvsink-shutdown"));
         app.start();

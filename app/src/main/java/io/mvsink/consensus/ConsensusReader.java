@@ -32,11 +32,16 @@ public final class ConsensusReader {
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        // a reader must never create the consensus topic: a broker's default would not compact it
+        props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
         try (KafkaConsumer<String, byte[]> consumer =
                  new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic, timeout).stream()
                 .map(info -> new TopicPartition(topic, info.partition()))
                 .collect(Collectors.toList());
+            if (partitions.isEmpty()) {
+                return List.of();
+            }
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);

@@ -44,8 +44,13 @@ class JmxMetricsIT {
         try (SinkHarness sink = new SinkHarness(stack, 3, new Properties());
              CorrectionProducer producer = sink.producer()) {
             int port = freePort();
-            Process child = startRunCommand(sink, port);
-            try (JMXConnector jmx = connect(port, child)) {
+            try (ChildApp app = ChildApp.start(sink, "jmx", List.of(
+                     "-Dcom.sun.management.jmxremote.port=" + port,
+                     "-Dcom.sun.management.jmxremote.rmi.port=" + port,
+                     "-Dcom.sun.management.jmxremote.authenticate=false",
+                     "-Dcom.sun.management.jmxremote.ssl=false",
+                     "-Djava.rmi.server.hostname=127.0.0.1"), List.of("--set", "num.stream.threads=2"));
+                 JMXConnector jmx = connect(port, app.process())) {
                 MBeanServerConnection server = jmx.getMBeanServerConnection();
                 ObjectName shard = ShardJmx.objectName(sink.correctionsTopic());
                 assertEquals(new ObjectName("io.mvsink:type=shard,shard=" + sink.correctionsTopic()), shard);
@@ -80,8 +85,6 @@ class JmxMetricsIT {
                 });
                 assertTrue(get(server, shard, "SealLatencyP99Ms") >= get(server, shard, "SealLatencyP50Ms"));
                 assertTrue(get(server, shard, "SealLatencyMaxMs") >= get(server, shard, "SealLatencyP99Ms"));
-            } finally {
-                kill(child);
             }
         }
     }
@@ -147,24 +150,6 @@ class JmxMetricsIT {
         }
     }
 
-    /** {@code mvsink run} in its own JVM, on this test's classpath, with remote JMX on {@code port}. */
-    private static Process startRunCommand(SinkHarness sink, int port) throws Exception {
-        Path log = Files.createDirectories(Path.of("target", "jmx-it")).resolve(sink.name + ".log");
-        List<String> command = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp", System.getProperty("java.class.path"),
-            "-Dcom.sun.management.jmxremote.port=" + port,
-            "-Dcom.sun.management.jmxremote.rmi.port=" + port,
-            "-Dcom.sun.management.jmxremote.authenticate=false",
-            "-Dcom.sun.management.jmxremote.ssl=false",
-            "-Djava.rmi.server.hostname=127.0.0.1",
-            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-            "io.mvsink.cli.Main", "run"));
-        command.addAll(sink.cliArgs());
-        command.addAll(List.of("--set", "num.stream.threads=2"));
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    }
-
     private static JMXConnector connect(int port, Process child) throws Exception {
         JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + port + "/jmxrmi");
         JMXConnector[] connector = new JMXConnector[1];
@@ -174,14 +159,5 @@ class JmxMetricsIT {
             return true;
         });
         return connector[0];
-    }
-
-    private static void kill(Process child) throws Exception {
-        child.descendants().forEach(ProcessHandle::destroy);
-        child.destroy();
-        if (!child.waitFor(30, TimeUnit.SECONDS)) {
-            child.descendants().forEach(ProcessHandle::destroyForcibly);
-            child.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
     }
 }

@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mvsink.consensus.ConsensusReader;
 import io.mvsink.local.LocalStack;
 import io.mvsink.local.LocalStackExtension;
 import io.mvsink.topology.SinkTopology;
 import io.mvsink.topology.TopicException;
 import io.mvsink.topology.TopicSetup;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -47,6 +49,17 @@ class TopicSetupIT {
                 .ensure(new SinkTopology.Topics(n + "-c", n + "-r", n + "-k", n + "-d")));
             assertTrue(e.getMessage().contains("cleanup.policy=delete") && e.getMessage().contains("compact"),
                 e.getMessage());
+        }
+    }
+
+    @Test
+    void shouldNeverCreateTheConsensusTopicWhenReadingIt(LocalStack stack) throws Exception {
+        String topic = "ts-" + UUID.randomUUID().toString().substring(0, 8) + "-k";
+        Map<String, Object> props = Map.of("bootstrap.servers", stack.bootstrapServers());
+        assertEquals(0, ConsensusReader.read(props, topic, "shard", Duration.ofSeconds(10)).seqno());
+        try (Admin admin = Admin.create(props)) {
+            assertTrue(!admin.listTopics().names().get().contains(topic),
+                "a reader that created the topic would create it with the broker's default (deleting) policy");
         }
     }
 
