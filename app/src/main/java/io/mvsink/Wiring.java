@@ -6,12 +6,14 @@ import io.mvsink.batch.SharedBatchRegistry;
 import io.mvsink.blob.AzureBlobStore;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.blob.BlobStoreSettings;
+import io.mvsink.config.BlobAccess;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.registry.RegistryClient;
 import io.mvsink.registry.RegistrySettings;
 import io.mvsink.registry.SchemaRegistry;
 import java.time.Duration;
+import java.util.Map;
 import org.apache.kafka.common.utils.Time;
 
 /** Builds the real collaborators of an app from its configuration. */
@@ -30,13 +32,28 @@ public final class Wiring {
         return new RegistryClient(settings);
     }
 
+    /** The blob store of {@code config}, with account credentials (if any) from the process environment. */
     public static AzureBlobStore blobs(MvsinkConfig config) {
-        BlobStoreSettings settings = BlobStoreSettings.fromConnectionString(
-                config.blobConnectionString().value(), config.getString(MvsinkConfig.BLOB_CONTAINER))
+        return blobs(config, System.getenv());
+    }
+
+    /**
+     * The blob store of {@code config}, reached by the one way {@link BlobAccess} allows with the
+     * options and {@code env}. With account credentials the container is created if missing; a
+     * (container) SAS token cannot create it, so it must exist.
+     */
+    public static AzureBlobStore blobs(MvsinkConfig config, Map<String, String> env) {
+        BlobAccess access = config.blobAccess(env);
+        String container = config.getString(MvsinkConfig.BLOB_CONTAINER);
+        BlobStoreSettings settings = (access.isAccount()
+                ? BlobStoreSettings.fromConnectionString(access.connectionString(), container)
+                : BlobStoreSettings.fromSasToken(access.endpoint(), access.sasToken(), container))
             .withRetries(config.getInt(MvsinkConfig.BLOB_MAX_ATTEMPTS), BlobStoreSettings.DEFAULT_INITIAL_BACKOFF,
                 BlobStoreSettings.DEFAULT_MAX_BACKOFF);
         AzureBlobStore store = new AzureBlobStore(settings);
-        store.ensureContainer();
+        if (access.isAccount()) {
+            store.ensureContainer();
+        }
         return store;
     }
 

@@ -34,6 +34,8 @@ public final class MvsinkConfig extends AbstractConfig {
     public static final String STATE_DIR = "state.dir";
     public static final String PUNCTUATE_INTERVAL_MS = "punctuate.interval.ms";
     public static final String BLOB_CONNECTION_STRING = "blob.connection.string";
+    public static final String BLOB_ENDPOINT = "blob.endpoint";
+    public static final String BLOB_SAS_TOKEN = "blob.sas.token";
     public static final String BLOB_CONTAINER = "blob.container";
     public static final String BLOB_PREFIX = "blob.prefix";
     public static final String BLOB_TARGET_BYTES = "blob.target.bytes";
@@ -89,8 +91,18 @@ public final class MvsinkConfig extends AbstractConfig {
             "Directory of the RocksDB state stores; empty means Kafka Streams' default.")
         .define(PUNCTUATE_INTERVAL_MS, Type.LONG, 100L, between(10L, 60_000L), Importance.LOW,
             "How often a task looks for finished batches and newly sealed uppers (wall clock).")
-        .define(BLOB_CONNECTION_STRING, Type.PASSWORD, ConfigDef.NO_DEFAULT_VALUE, Importance.HIGH,
-            "Azure Storage connection string of the account that holds the parts.")
+        .define(BLOB_CONNECTION_STRING, Type.PASSWORD, "", Importance.HIGH,
+            "Azure Storage connection string of the account that holds the parts. One of three ways to reach "
+                + "storage; set exactly one: this, or " + BLOB_ENDPOINT + " with " + BLOB_SAS_TOKEN + ", or the "
+                + "environment's " + BlobAccess.ENV_CONNECTION_STRING + ", or " + BlobAccess.ENV_ACCOUNT + " with "
+                + BlobAccess.ENV_KEY + " (and " + BLOB_ENDPOINT + ", or the default https://<account>.blob.core.windows.net).")
+        .define(BLOB_ENDPOINT, Type.STRING, "", Importance.HIGH,
+            "Blob service endpoint of the account, e.g. https://acct.blob.core.windows.net or Azurite's "
+                + "http://127.0.0.1:10000/devstoreaccount1; with " + BLOB_SAS_TOKEN + " or with "
+                + BlobAccess.ENV_ACCOUNT + " and " + BlobAccess.ENV_KEY + ".")
+        .define(BLOB_SAS_TOKEN, Type.PASSWORD, "", Importance.HIGH,
+            "SAS token (without the leading '?') for " + BLOB_ENDPOINT + "; the container must exist, since a "
+                + "container SAS cannot create it.")
         .define(BLOB_CONTAINER, Type.STRING, "mvsink", new ContainerValidator(), Importance.HIGH,
             "Blob container of the parts (created if missing).")
         .define(BLOB_PREFIX, Type.STRING, "", Importance.LOW,
@@ -158,6 +170,17 @@ public final class MvsinkConfig extends AbstractConfig {
         return getPassword(BLOB_CONNECTION_STRING);
     }
 
+    /**
+     * How to reach blob storage: the options and the account credentials in {@code env}, by the rule
+     * of {@link BlobAccess#resolve}. Called once at start by the wiring, which reads the environment.
+     *
+     * @throws ConfigException naming the options and variables at fault, never their values
+     */
+    public BlobAccess blobAccess(Map<String, String> env) {
+        return BlobAccess.resolve(blobConnectionString().value(), getString(BLOB_ENDPOINT),
+            getPassword(BLOB_SAS_TOKEN).value(), env);
+    }
+
     /** Options prefixed {@code streams.}, unprefixed, for Kafka Streams and its clients. */
     public Map<String, Object> streamsOverrides() {
         return originalsWithPrefix(STREAMS_PREFIX);
@@ -174,6 +197,8 @@ public final class MvsinkConfig extends AbstractConfig {
             throw new ConfigException(SHARD_NAME, shard, "must be letters, digits, '.', '_' or '-' "
                 + "(it is also the default shard name taken from " + CORRECTIONS_TOPIC + ")");
         }
+        BlobAccess.checkOptions(blobConnectionString().value(), getString(BLOB_ENDPOINT),
+            getPassword(BLOB_SAS_TOKEN).value());
         String auth = getPassword(REGISTRY_BASIC_AUTH).value();
         if (!auth.isEmpty() && auth.indexOf(':') < 1) {
             throw new ConfigException(REGISTRY_BASIC_AUTH, "[hidden]", "must be user:password");
