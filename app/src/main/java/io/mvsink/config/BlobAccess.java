@@ -7,7 +7,9 @@ import java.util.Objects;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
- * How mvsink reaches blob storage, one of three ways, exactly one of which must be given:
+ * How mvsink reaches blob storage, one of three ways. The options give at most one; the
+ * environment is read only when the options give none (explicit configuration wins over
+ * whatever a machine happens to have in its environment):
  * <ol>
  *   <li>{@value MvsinkConfig#BLOB_CONNECTION_STRING};</li>
  *   <li>{@value MvsinkConfig#BLOB_ENDPOINT} with {@value MvsinkConfig#BLOB_SAS_TOKEN};</li>
@@ -28,8 +30,8 @@ public record BlobAccess(String connectionString, String endpoint, String sasTok
     public static final String ENV_KEY = "AZURE_STORAGE_KEY";
 
     private static final String HIDDEN = "[hidden]";
-    private static final String WAYS = "set exactly one of " + MvsinkConfig.BLOB_CONNECTION_STRING + "; "
-        + MvsinkConfig.BLOB_ENDPOINT + " with " + MvsinkConfig.BLOB_SAS_TOKEN + "; or in the environment "
+    private static final String WAYS = "set one of " + MvsinkConfig.BLOB_CONNECTION_STRING + "; "
+        + MvsinkConfig.BLOB_ENDPOINT + " with " + MvsinkConfig.BLOB_SAS_TOKEN + "; or, when neither is set, in the environment "
         + ENV_CONNECTION_STRING + ", or " + ENV_ACCOUNT + " with " + ENV_KEY + " (and optionally "
         + MvsinkConfig.BLOB_ENDPOINT + ")";
 
@@ -68,10 +70,7 @@ public record BlobAccess(String connectionString, String endpoint, String sasTok
         if (!sasToken.isEmpty()) {
             given.add(MvsinkConfig.BLOB_ENDPOINT + " with " + MvsinkConfig.BLOB_SAS_TOKEN);
         }
-        boolean fromEnv = !envConnection.isEmpty() || !account.isEmpty() || !key.isEmpty();
-        if (fromEnv) {
-            given.add("account credentials in the environment");
-        }
+        boolean fromEnv = given.isEmpty() && (!envConnection.isEmpty() || !account.isEmpty() || !key.isEmpty());
         if (given.size() > 1) {
             throw new ConfigException("blob storage access is given more than one way (" + String.join(", ", given)
                 + "): " + WAYS);

@@ -93,8 +93,8 @@ public final class MvsinkConfig extends AbstractConfig {
             "How often a task looks for finished batches and newly sealed uppers (wall clock).")
         .define(BLOB_CONNECTION_STRING, Type.PASSWORD, "", Importance.HIGH,
             "Azure Storage connection string of the account that holds the parts. One of three ways to reach "
-                + "storage; set exactly one: this, or " + BLOB_ENDPOINT + " with " + BLOB_SAS_TOKEN + ", or the "
-                + "environment's " + BlobAccess.ENV_CONNECTION_STRING + ", or " + BlobAccess.ENV_ACCOUNT + " with "
+                + "storage: this, or " + BLOB_ENDPOINT + " with " + BLOB_SAS_TOKEN + " (not both), or, when neither "
+                + "is set, the environment's " + BlobAccess.ENV_CONNECTION_STRING + ", or " + BlobAccess.ENV_ACCOUNT + " with "
                 + BlobAccess.ENV_KEY + " (and " + BLOB_ENDPOINT + ", or the default https://<account>.blob.core.windows.net).")
         .define(BLOB_ENDPOINT, Type.STRING, "", Importance.HIGH,
             "Blob service endpoint of the account, e.g. https://acct.blob.core.windows.net or Azurite's "

@@ -114,12 +114,13 @@ class BlobAccessTest {
     }
 
     @Test
-    void shouldFailOnOptionsTogetherWithEnvironmentCredentials() {
-        failure(() -> access(Map.of(BlobAccess.ENV_CONNECTION_STRING, ENV_CS), MvsinkConfig.BLOB_CONNECTION_STRING, CS),
-            "more than one way", MvsinkConfig.BLOB_CONNECTION_STRING, "environment");
-        failure(() -> access(Map.of(BlobAccess.ENV_ACCOUNT, "acct", BlobAccess.ENV_KEY, KEY),
-                MvsinkConfig.BLOB_ENDPOINT, ENDPOINT, MvsinkConfig.BLOB_SAS_TOKEN, SAS),
-            "more than one way", MvsinkConfig.BLOB_SAS_TOKEN, "environment");
+    void shouldLetTheOptionsWinOverEnvironmentCredentials() {
+        BlobAccess byOption = access(Map.of(BlobAccess.ENV_CONNECTION_STRING, ENV_CS), MvsinkConfig.BLOB_CONNECTION_STRING, CS);
+        assertEquals(CS, byOption.connectionString(), "the configured connection string, not the environment's");
+        BlobAccess bySas = access(Map.of(BlobAccess.ENV_ACCOUNT, "acct", BlobAccess.ENV_KEY, KEY),
+            MvsinkConfig.BLOB_ENDPOINT, ENDPOINT, MvsinkConfig.BLOB_SAS_TOKEN, SAS);
+        assertEquals(SAS, bySas.sasToken());
+        assertEquals("", bySas.connectionString(), "the environment's account key is not used");
     }
 
     @Test
