@@ -13,11 +13,9 @@ import io.mvsink.topology.SinkContext;
 import io.mvsink.topology.SinkTopology;
 import io.mvsink.topology.TopicSetup;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.streams.KafkaStreams;
@@ -104,12 +102,9 @@ public final class MvsinkApp implements AutoCloseable {
         return topics;
     }
 
-    /** Kafka client settings (bootstrap servers and any streams.* client overrides). */
+    /** Kafka client settings (bootstrap servers and any streams.* common client overrides). */
     public Map<String, Object> clientProps() {
-        Map<String, Object> props = new HashMap<>(config.streamsOverrides());
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.getString(MvsinkConfig.BOOTSTRAP_SERVERS));
-        props.keySet().retainAll(AdminClientConfig.configNames());
-        return props;
+        return config.kafkaClientProps();
     }
 
     Properties streamsProps() {

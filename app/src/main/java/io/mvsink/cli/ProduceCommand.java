@@ -7,7 +7,6 @@ import io.mvsink.produce.Workload;
 import io.mvsink.produce.WorkloadRunner;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.utils.Time;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -43,8 +42,7 @@ final class ProduceCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         MvsinkConfig config = settings.config();
-        Map<String, Object> props = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            config.getString(MvsinkConfig.BOOTSTRAP_SERVERS));
+        Map<String, Object> props = config.kafkaClientProps();
         try (CorrectionProducer producer = new CorrectionProducer(props, config.correctionsTopic(), Wiring.registry(config))) {
             WorkloadRunner runner = new WorkloadRunner(producer, new Workload(seed, keys, retractShare), Time.SYSTEM);
             long sent = runner.run(rate, durationSeconds * 1000, count, progressMs,

@@ -12,7 +12,6 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -33,8 +32,7 @@ final class SnapshotCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         MvsinkConfig config = settings.config();
         String name = shard != null ? shard : config.shard();
-        Map<String, Object> props = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            config.getString(MvsinkConfig.BOOTSTRAP_SERVERS));
+        Map<String, Object> props = config.kafkaClientProps();
         ShardState state = ConsensusReader.read(props, config.consensusTopic(), name, Duration.ofSeconds(60));
         if (state.seqno() == 0) {
             System.err.println("snapshot: shard " + name + " has no appends yet");

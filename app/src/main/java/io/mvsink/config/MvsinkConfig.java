@@ -1,7 +1,9 @@
 package io.mvsink.config;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -179,6 +181,19 @@ public final class MvsinkConfig extends AbstractConfig {
     public BlobAccess blobAccess(Map<String, String> env) {
         return BlobAccess.resolve(blobConnectionString().value(), getString(BLOB_ENDPOINT),
             getPassword(BLOB_SAS_TOKEN).value(), env);
+    }
+
+    /**
+     * Settings for mvsink's own Kafka clients (admin, the producer helper, the consensus reader):
+     * bootstrap servers plus every {@code streams.}-prefixed option that is a common client
+     * setting, so that security settings ({@code streams.security.protocol}, {@code streams.sasl.*},
+     * {@code streams.ssl.*}) reach them as they reach Kafka Streams.
+     */
+    public Map<String, Object> kafkaClientProps() {
+        Map<String, Object> props = new HashMap<>(streamsOverrides());
+        props.keySet().retainAll(AdminClientConfig.configNames());
+        props.put(BOOTSTRAP_SERVERS, getString(BOOTSTRAP_SERVERS));
+        return props;
     }
 
     /** Options prefixed {@code streams.}, unprefixed, for Kafka Streams and its clients. */

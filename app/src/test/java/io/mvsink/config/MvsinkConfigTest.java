@@ -154,4 +154,21 @@ class MvsinkConfigTest {
         assertTrue(e.getMessage().contains(option), option + "=" + value + ": " + e.getMessage());
         return e;
     }
+
+    @Test
+    void shouldHandKafkaSecuritySettingsToMvsinksOwnClients() {
+        Map<String, String> props = new java.util.HashMap<>(Map.of(
+            MvsinkConfig.BOOTSTRAP_SERVERS, "kafka:9093",
+            MvsinkConfig.CORRECTIONS_TOPIC, "c",
+            MvsinkConfig.REGISTRY_URL, "http://r",
+            MvsinkConfig.BLOB_CONNECTION_STRING, "UseDevelopmentStorage=true"));
+        props.put("streams.security.protocol", "SASL_SSL");
+        props.put("streams.sasl.mechanism", "PLAIN");
+        props.put("streams.num.standby.replicas", "1");
+        Map<String, Object> client = new MvsinkConfig(props).kafkaClientProps();
+        assertEquals("kafka:9093", client.get("bootstrap.servers"));
+        assertEquals("SASL_SSL", client.get("security.protocol"));
+        assertEquals("PLAIN", client.get("sasl.mechanism"));
+        assertTrue(!client.containsKey("num.standby.replicas"), "Streams-only settings stay with Kafka Streams");
+    }
 }
