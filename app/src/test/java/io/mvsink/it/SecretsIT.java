@@ -20,6 +20,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -37,35 +38,27 @@ class SecretsIT {
     private static final String PASSWORD = "Pw-7f3a9c1e-registry-secret";
     private static final String AUTH = "sinkuser:" + PASSWORD;
 
-    static {
-        // Loggers created from here on (io.mvsink's, Kafka's per-client ones) log more; slf4j-simple
-        // reads these when a logger is first made, and writes to whatever System.err is at the time.
-        System.setProperty("org.slf4j.simpleLogger.log.io.mvsink", "debug");
-        System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "info");
-        System.setProperty("org.slf4j.simpleLogger.log.com.azure", "info");
-    }
-
     @Test
     void shouldNotLogSecretsWhileAnAppStartsSinksAndStops(LocalStack stack) throws Exception {
         String accountKey = accountKey(stack);
-        Properties overrides = new Properties();
-        overrides.put(MvsinkConfig.REGISTRY_BASIC_AUTH, AUTH);
-        ByteArrayOutputStream logged = new ByteArrayOutputStream();
-        PrintStream err = System.err;
-        System.setErr(new PrintStream(new Tee(err, logged), true, StandardCharsets.UTF_8));
-        try (SinkHarness sink = new SinkHarness(stack, 2, overrides)) {
-            sink.startApp(2);
-            try (CorrectionProducer producer = sink.producer()) {
+        try (SinkHarness sink = new SinkHarness(stack, 2, new Properties());
+             CorrectionProducer producer = sink.producer()) {
+            // its own JVM, so that its loggers start at these levels whatever ran before in this one
+            String log;
+            try (ChildApp app = ChildApp.start(sink, "secrets", List.of(
+                     "-Dorg.slf4j.simpleLogger.log.io.mvsink=debug",
+                     "-Dorg.slf4j.simpleLogger.log.org.apache.kafka=info",
+                     "-Dorg.slf4j.simpleLogger.log.com.azure=info"),
+                 List.of("--set", MvsinkConfig.REGISTRY_BASIC_AUTH + "=" + AUTH, "--set", "num.stream.threads=2"))) {
                 WorkloadRunner runner = new WorkloadRunner(producer, new Workload(21, 100, 0.3), Time.SYSTEM);
                 runner.run(500, 2_000, 3_000, 100, n -> { });
                 sink.assertSealedExactly(runner.sealThrough(500));
+                assertTrue(app.terminate(Duration.ofSeconds(60)), "mvsink run stops on SIGTERM");
+                log = app.log();
             }
-        } finally {
-            System.setErr(err);
+            assertTrue(log.length() > 1000, "the run logged something to check: " + log.length() + " chars");
+            assertNoSecret("the app's log", log, accountKey);
         }
-        String log = logged.toString(StandardCharsets.UTF_8);
-        assertTrue(log.length() > 1000, "the run logged something to check: " + log.length() + " chars");
-        assertNoSecret("the JVM's log", log, accountKey);
     }
 
     @Test
