@@ -9,7 +9,6 @@ public final class Handle {
     private final SharedBatchRegistry registry;
     final SharedBuilder builder;
     final ContributionData contribution;
-    boolean added;
     boolean resolved;
     boolean abandoned;
 

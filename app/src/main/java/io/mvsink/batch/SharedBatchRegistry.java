@@ -207,7 +207,6 @@ public final class SharedBatchRegistry implements AutoCloseable {
                 case OPEN, CLOSED -> Outcome.PENDING;
                 case FAILED -> new Outcome.Failed(b.failure);
                 case FINISHED -> {
-                    b.owner = h;
                     b.state = SharedBuilder.State.DELIVERED;
                     yield new Outcome.Report(b.batch);
                 }

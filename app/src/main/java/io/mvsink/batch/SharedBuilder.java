@@ -41,7 +41,6 @@ final class SharedBuilder {
     final Set<Integer> joined = new HashSet<>();
     final ArrayDeque<Object> work = new ArrayDeque<>();
     boolean draining;
-    Handle owner;
     Batch batch;
     String failure;
 
