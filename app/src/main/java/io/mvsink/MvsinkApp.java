@@ -7,8 +7,10 @@ import io.mvsink.config.MvsinkConfig;
 import io.mvsink.metrics.ShardJmx;
 import io.mvsink.metrics.ShardMBean;
 import io.mvsink.metrics.ShardMetrics;
+import io.mvsink.registry.RegistryReadiness;
 import io.mvsink.registry.RegistryUnavailableException;
 import io.mvsink.registry.SchemaRegistry;
+import io.mvsink.topology.DeadLetterReason;
 import io.mvsink.topology.SinkContext;
 import io.mvsink.topology.SinkTopology;
 import io.mvsink.topology.TopicSetup;
@@ -64,6 +66,9 @@ public final class MvsinkApp implements AutoCloseable {
         if (streams != null) {
             throw new IllegalStateException("mvsink app for shard " + config.shard() + " already started");
         }
+        RegistryReadiness.await(deps.registry(), config.correctionsTopic() + "-value",
+            config.getString(MvsinkConfig.REGISTRY_URL), config.getLong(MvsinkConfig.REGISTRY_STARTUP_TIMEOUT_MS),
+            deps.time());
         int partitions;
         try (Admin admin = Admin.create(clientProps())) {
             partitions = new TopicSetup(admin).ensure(topics);
@@ -71,7 +76,8 @@ public final class MvsinkApp implements AutoCloseable {
         deps.batches().addShard(new ShardSink(config.shard(), config.blobPrefix(), deps.metrics()));
         SinkContext sink = new SinkContext(config.shard(), config.correctionsTopic() + "-value",
             config.batchIntervalMs(), partitions, config.getLong(MvsinkConfig.PUNCTUATE_INTERVAL_MS),
-            config.getLong(MvsinkConfig.RECONTRIBUTE_TIMEOUT_MS), deps.time(), deps.metrics(), deps.batches(),
+            config.getLong(MvsinkConfig.RECONTRIBUTE_TIMEOUT_MS),
+            config.getInt(MvsinkConfig.MAX_ROW_BYTES), deps.time(), deps.metrics(), deps.batches(),
             deps.registry());
         Topology topology = SinkTopology.build(topics, sink);
         streams = new KafkaStreams(topology, streamsProps());
@@ -85,7 +91,7 @@ public final class MvsinkApp implements AutoCloseable {
             return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         });
         jmx = ShardJmx.register(config.shard(), new ShardMBean(deps.metrics(), deps.batches()::queuedBytes,
-            deps.batches()::liveBatches));
+            deps.batches()::liveBatches, DeadLetterReason.ALL));
         streams.start();
         LOG.info("shard {}: started over {} partitions of {}", config.shard(), partitions, topics.corrections());
     }

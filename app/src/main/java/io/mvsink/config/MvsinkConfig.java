@@ -51,6 +51,8 @@ public final class MvsinkConfig extends AbstractConfig {
     public static final String REGISTRY_URL = "schema.registry.url";
     public static final String REGISTRY_BASIC_AUTH = "schema.registry.basic.auth.user.info";
     public static final String REGISTRY_TIMEOUT_MS = "schema.registry.request.timeout.ms";
+    public static final String MAX_ROW_BYTES = "max.row.bytes";
+    public static final String REGISTRY_STARTUP_TIMEOUT_MS = "schema.registry.startup.timeout.ms";
     public static final String STREAMS_PREFIX = "streams.";
 
     public static final String MODE_NONE = "none";
@@ -124,7 +126,13 @@ public final class MvsinkConfig extends AbstractConfig {
         .define(REGISTRY_BASIC_AUTH, Type.PASSWORD, "", Importance.MEDIUM,
             "user:password for the registry's basic auth; empty means none.")
         .define(REGISTRY_TIMEOUT_MS, Type.INT, 10_000, between(100, 600_000), Importance.LOW,
-            "Timeout of one registry request.");
+            "Timeout of one registry request.")
+        .define(REGISTRY_STARTUP_TIMEOUT_MS, Type.LONG, 60_000L, between(0L, 3_600_000L), Importance.LOW,
+            "At start, how long to wait for the schema registry to answer before giving up with an error "
+                + "(0: try once).")
+        .define(MAX_ROW_BYTES, Type.INT, 1024 * 1024, between(16, Integer.MAX_VALUE), Importance.MEDIUM,
+            "Largest Avro row (value bytes after the 5-byte wire-format header) accepted; larger rows are "
+                + "dead-lettered with reason oversized-row.");
 
     public MvsinkConfig(Map<?, ?> props) {
         super(DEFINITION, props, false);

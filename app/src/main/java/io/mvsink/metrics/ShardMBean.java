@@ -1,6 +1,7 @@
 package io.mvsink.metrics;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -26,8 +27,13 @@ public final class ShardMBean implements DynamicMBean {
     private record Metric(String type, String description, Supplier<Object> value) {
     }
 
-    /** {@code queuedBytes} and {@code liveBatches} read the JVM-wide batch registry's builder queue. */
-    public ShardMBean(ShardMetrics m, LongSupplier queuedBytes, LongSupplier liveBatches) {
+    /**
+     * {@code queuedBytes} and {@code liveBatches} read the JVM-wide batch registry's builder queue;
+     * each of {@code deadLetterReasons} (e.g. {@code bad-magic}) gets its own counter
+     * ({@code DeadLetteredBadMagic}).
+     */
+    public ShardMBean(ShardMetrics m, LongSupplier queuedBytes, LongSupplier liveBatches,
+                      List<String> deadLetterReasons) {
         counter("BlobPuts", "Counter: part blobs written (blob PUT requests that succeeded)", m::partsWritten);
         counter("BlobBytes", "Counter: bytes of part blobs written", m::partBytes);
         counter("Appends", "Counter: consensus commands (compare-and-append diffs) written", m::appends);
@@ -61,6 +67,10 @@ public final class ShardMBean implements DynamicMBean {
             m::barrierTimeouts);
         counter("LateUpdates", "Counter: updates below their partition's frontier, advanced to it", m::lateUpdates);
         counter("DeadLetteredRecords", "Counter: input records sent to the dead-letter topic", m::deadLetteredCount);
+        for (String reason : deadLetterReasons) {
+            counter(reasonAttribute(reason), "Counter: input records dead-lettered with reason " + reason,
+                () -> m.deadLetteredCount(reason));
+        }
         counter("Updates", "Counter: updates added to the correction buffer", m::updates);
         counter("Contributions", "Counter: closed ranges handed to the batch registry", m::contributions);
         counter("BuilderRefusals", "Counter: contributions refused because the builder queue was full",
@@ -77,6 +87,17 @@ public final class ShardMBean implements DynamicMBean {
             .toArray(MBeanAttributeInfo[]::new);
         this.info = new MBeanInfo(ShardMBean.class.getName(), "mvsink metrics of shard " + m.shard(), attributes,
             null, new MBeanOperationInfo[0], new MBeanNotificationInfo[0]);
+    }
+
+    /** The attribute of a dead-letter reason: {@code bad-magic} is {@code DeadLetteredBadMagic}. */
+    public static String reasonAttribute(String reason) {
+        StringBuilder name = new StringBuilder("DeadLettered");
+        for (String word : reason.split("-")) {
+            if (!word.isEmpty()) {
+                name.append(Character.toUpperCase(word.charAt(0))).append(word.substring(1));
+            }
+        }
+        return name.toString();
     }
 
     private void counter(String name, String description, LongSupplier value) {

@@ -13,6 +13,7 @@ public final class ShardMetrics {
     private final LongAdder updates = new LongAdder();
     private final LongAdder lateUpdates = new LongAdder();
     private final LongAdder deadLettered = new LongAdder();
+    private final Map<String, LongAdder> deadLetteredByReason = new ConcurrentHashMap<>();
     private final LongAdder contributions = new LongAdder();
     private final LongAdder recontributions = new LongAdder();
     private final LongAdder batchesBuilt = new LongAdder();
@@ -44,7 +45,11 @@ public final class ShardMetrics {
 
     public void update() { updates.increment(); }
     public void lateUpdate() { lateUpdates.increment(); }
-    public void deadLettered() { deadLettered.increment(); }
+    /** A record was dead-lettered for {@code reason} (counted in total and per reason). */
+    public void deadLettered(String reason) {
+        deadLettered.increment();
+        deadLetteredByReason.computeIfAbsent(reason, r -> new LongAdder()).increment();
+    }
     public void contributed() { contributions.increment(); }
     public void recontributed() { recontributions.increment(); }
     /** A shared batch finished with {@code participants} contributions. */
@@ -83,6 +88,11 @@ public final class ShardMetrics {
     public long updates() { return updates.sum(); }
     public long lateUpdates() { return lateUpdates.sum(); }
     public long deadLetteredCount() { return deadLettered.sum(); }
+    /** Records dead-lettered for {@code reason} (0 for a reason never seen). */
+    public long deadLetteredCount(String reason) {
+        LongAdder count = deadLetteredByReason.get(reason);
+        return count == null ? 0 : count.sum();
+    }
     public long contributions() { return contributions.sum(); }
     public long recontributions() { return recontributions.sum(); }
     public long batchesBuilt() { return batchesBuilt.sum(); }

@@ -51,6 +51,16 @@ public final class InMemorySchemaRegistry implements SchemaRegistry {
     }
 
     @Override
+    public synchronized SubjectVersion latest(String subject) {
+        List<Integer> versions = versionsBySubject.getOrDefault(subject, List.of());
+        if (versions.isEmpty()) {
+            throw new UnknownSchemaException("subject " + subject + " has no version in the in-memory registry");
+        }
+        int id = versions.get(versions.size() - 1);
+        return new SubjectVersion(subject, id, schemasById.get(id));
+    }
+
+    @Override
     public synchronized void setCompatibility(String subject, String level) {
         levelsBySubject.put(subject, checkLevel(level, "subject " + subject));
     }

@@ -78,6 +78,19 @@ public final class RegistryClient implements SchemaRegistry {
     }
 
     @Override
+    public SubjectVersion latest(String subject) {
+        JsonNode answer = http.get("/subjects/" + encode(subject) + "/versions/latest");
+        JsonNode id = answer.get("id");
+        String text = answer.path("schema").asText(null);
+        if (id == null || !id.canConvertToInt() || text == null) {
+            throw new RegistryRequestException("registry answered the latest version of subject " + subject
+                    + " without an id and schema: " + answer, 200);
+        }
+        Schema schema = schemasById.computeIfAbsent(id.intValue(), known -> parse(known, text));
+        return new SubjectVersion(subject, id.intValue(), schema);
+    }
+
+    @Override
     public void setCompatibility(String subject, String level) {
         http.put("/config/" + encode(subject), Map.of("compatibility", level));
     }

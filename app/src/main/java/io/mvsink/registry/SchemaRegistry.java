@@ -19,6 +19,14 @@ public interface SchemaRegistry {
     /** The writer schema with this global id. */
     Schema schemaById(int id);
 
+    /**
+     * The latest version registered under {@code subject}: never cached, so a version registered
+     * since the last call is seen.
+     *
+     * @throws UnknownSchemaException the subject has no version
+     */
+    SubjectVersion latest(String subject);
+
     /** Sets the compatibility level of one subject, e.g. {@code BACKWARD}. */
     void setCompatibility(String subject, String level);
 

@@ -57,7 +57,7 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
     CorrectionProcessor(SinkContext sink) {
         this.sink = sink;
         this.grid = new Grid(sink.intervalMs());
-        this.decoder = new InputDecoder(sink.registry(), sink.subject());
+        this.decoder = new InputDecoder(sink.registry(), sink.subject(), sink.maxRowBytes(), sink.time());
     }
 
     @Override

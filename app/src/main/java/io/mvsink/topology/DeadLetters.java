@@ -41,7 +41,7 @@ final class DeadLetters {
         });
         long timestamp = Math.max(0, record.timestamp());
         context.forward(new Record<>(record.key(), record.value(), timestamp, headers), StoreNames.DEAD_LETTER_SINK);
-        metrics.deadLettered();
+        metrics.deadLettered(reason);
         LOG.debug("shard {}: dead-lettered a record: {} ({})", metrics.shard(), reason, detail);
     }
 

@@ -9,13 +9,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.utils.Time;
 
 import static io.mvsink.topology.DeadLetterReason.*;
 
 /**
  * Reads one record of the corrections topic by the input contract: a value in the Confluent
  * wire format is an update (header {@code mvsink.diff}, default +1, record timestamp = time);
- * a null value with header {@code mvsink.upper} is progress; anything else is {@link Decoded.Bad}.
+ * a null value with header {@code mvsink.upper} is progress; anything else is {@link Decoded.Bad}:
+ * among others a row larger than {@code max.row.bytes}, a row whose writer schema the shard's
+ * latest schema cannot read ({@link SchemaGate}), and an update without a time (marked by
+ * {@link InvalidTimestampMarker}).
  * Every row is decoded once with its writer schema, so a row that could not be read back later
  * cannot exist (bounded: a corrupt length cannot make it allocate more than the value's size).
  * Schemas come from the shared registry client, which caches them.
@@ -26,11 +30,17 @@ import static io.mvsink.topology.DeadLetterReason.*;
 final class InputDecoder {
     static final String DIFF_HEADER = "mvsink.diff";
     static final String UPPER_HEADER = "mvsink.upper";
+    /** A refused writer schema is decided again after this long (a new version may read it). */
+    static final long SCHEMA_RECHECK_MS = 60_000;
 
     private final AvroRowCodec rows;
+    private final SchemaGate gate;
+    private final int maxRowBytes;
 
-    InputDecoder(SchemaRegistry registry, String subject) {
+    InputDecoder(SchemaRegistry registry, String subject, int maxRowBytes, Time time) {
         this.rows = new AvroRowCodec(registry, subject);
+        this.gate = new SchemaGate(registry, subject, time, SCHEMA_RECHECK_MS);
+        this.maxRowBytes = maxRowBytes;
     }
 
     Decoded decode(byte[] value, long timestamp, Headers headers) {
@@ -40,8 +50,10 @@ final class InputDecoder {
         if (last(headers, UPPER_HEADER) != null) {
             return new Decoded.Bad(UPPER_ON_UPDATE, "a record with a value must not carry " + UPPER_HEADER);
         }
-        if (timestamp < 0) {
-            return new Decoded.Bad(BAD_TIMESTAMP, "record timestamp " + timestamp + " is not an update time");
+        String invalidTimestamp = last(headers, InvalidTimestampMarker.HEADER);
+        if (timestamp < 0 || invalidTimestamp != null) {
+            return new Decoded.Bad(BAD_TIMESTAMP, "record timestamp "
+                + (invalidTimestamp != null ? abbreviate(invalidTimestamp) : timestamp) + " is not an update time");
         }
         Long diff = 1L;
         String diffText = last(headers, DIFF_HEADER);
@@ -51,6 +63,10 @@ final class InputDecoder {
                 return new Decoded.Bad(BAD_DIFF, DIFF_HEADER + " is not a decimal long: '" + abbreviate(diffText) + "'");
             }
         }
+        if (value.length - WireFormat.HEADER_SIZE > maxRowBytes) {
+            return new Decoded.Bad(OVERSIZED_ROW, "row of " + (value.length - WireFormat.HEADER_SIZE)
+                + " bytes is larger than max.row.bytes " + maxRowBytes);
+        }
         int schemaId;
         try {
             schemaId = rows.validate(value);
@@ -58,6 +74,10 @@ final class InputDecoder {
             return new Decoded.Bad(e.reason(), e.getMessage());
         } catch (UnknownSchemaException e) {
             return new Decoded.Bad(UNKNOWN_SCHEMA, "schema id " + WireFormat.schemaId(value) + " is not in the registry");
+        }
+        String refusal = gate.refusal(schemaId);
+        if (refusal != null) {
+            return new Decoded.Bad(INCOMPATIBLE_SCHEMA, abbreviate(refusal, 400));
         }
         byte[] row = Arrays.copyOfRange(value, WireFormat.HEADER_SIZE, value.length);
         return new Decoded.UpdateRecord(timestamp, schemaId, row, diff);
@@ -93,6 +113,10 @@ final class InputDecoder {
     }
 
     private static String abbreviate(String s) {
-        return s.length() <= 64 ? s : s.substring(0, 61) + "...";
+        return abbreviate(s, 64);
+    }
+
+    private static String abbreviate(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max - 3) + "...";
     }
 }

@@ -10,8 +10,9 @@ import org.apache.kafka.common.utils.Time;
  * static, so two apps in one JVM never share them by accident).
  *
  * @param recontributeMs a contribution not sealed this long after hand-off is contributed again
+ * @param maxRowBytes a larger row is bad input
  */
 public record SinkContext(String shard, String subject, long intervalMs, int partitionCount, long punctuateMs,
-                          long recontributeMs, Time time, ShardMetrics metrics, SharedBatchRegistry batches,
+                          long recontributeMs, int maxRowBytes, Time time, ShardMetrics metrics, SharedBatchRegistry batches,
                           SchemaRegistry registry) {
 }

@@ -4,6 +4,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.AutoOffsetReset;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
@@ -29,7 +30,9 @@ public final class SinkTopology {
         ByteArrayDeserializer bytesIn = new ByteArrayDeserializer();
         ByteArraySerializer bytesOut = new ByteArraySerializer();
 
-        topology.addSource(StoreNames.CORRECTIONS_SOURCE, bytesIn, bytesIn, topics.corrections());
+        // earliest is Kafka Streams' own default; named only because this overload takes an extractor
+        topology.addSource(AutoOffsetReset.earliest(), StoreNames.CORRECTIONS_SOURCE, new InvalidTimestampMarker(),
+            bytesIn, bytesIn, topics.corrections());
         topology.addProcessor(StoreNames.CORRECTIONS, () -> new CorrectionProcessor(sink), StoreNames.CORRECTIONS_SOURCE);
         topology.addStateStore(bufferStore(), StoreNames.CORRECTIONS);
         topology.addStateStore(progressStore(), StoreNames.CORRECTIONS);

@@ -24,7 +24,7 @@ public final class TopologyDocs {
     /** The topology built with example topics and no live collaborators (only described, never run). */
     public static Topology example() {
         SinkContext described = new SinkContext("corrections", "corrections-value", 1000, 1, 100, 60_000,
-            Time.SYSTEM, new ShardMetrics("corrections"), null, new InMemorySchemaRegistry());
+            1 << 20, Time.SYSTEM, new ShardMetrics("corrections"), null, new InMemorySchemaRegistry());
         return SinkTopology.build(EXAMPLE_TOPICS, described);
     }
 

@@ -197,6 +197,11 @@ class AvroRowCodecTest {
         }
 
         @Override
+        public SubjectVersion latest(String subject) {
+            return delegate.latest(subject);
+        }
+
+        @Override
         public void setCompatibility(String subject, String level) {
             delegate.setCompatibility(subject, level);
         }

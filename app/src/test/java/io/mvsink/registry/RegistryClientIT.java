@@ -58,6 +58,22 @@ class RegistryClientIT {
     }
 
     @Test
+    void shouldAnswerTheLatestVersionOfASubjectAfterEachRegistration() {
+        RegistryClient client = new RegistryClient(settings);
+        String subject = subject();
+        assertThrows(UnknownSchemaException.class, () -> client.latest(subject));
+        int v1 = client.register(subject, V1);
+        assertEquals(new SubjectVersion(subject, v1, V1), client.latest(subject));
+
+        client.setCompatibility(subject, "BACKWARD");
+        int v2 = client.register(subject, V2_COMPATIBLE);
+
+        SubjectVersion latest = client.latest(subject);
+        assertEquals(v2, latest.id());
+        assertEquals(V2_COMPATIBLE, latest.schema());
+    }
+
+    @Test
     void shouldSetAndReadBackCompatibility() {
         RegistryClient client = new RegistryClient(settings);
         String subject = subject();

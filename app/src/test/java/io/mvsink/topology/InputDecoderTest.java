@@ -11,6 +11,7 @@ import io.mvsink.registry.AvroRowCodec;
 import io.mvsink.registry.InMemorySchemaRegistry;
 import io.mvsink.registry.RegistryUnavailableException;
 import io.mvsink.registry.SchemaRegistry;
+import io.mvsink.registry.SubjectVersion;
 import io.mvsink.registry.WireFormat;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -19,14 +20,18 @@ import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.utils.MockTime;
+import org.apache.avro.SchemaBuilder;
 import org.junit.jupiter.api.Test;
 
 class InputDecoderTest {
     private static final String SUBJECT = "corrections-value";
+    private static final int MAX_ROW_BYTES = 64;
 
     private final InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
     private final AvroRowCodec rows = new AvroRowCodec(registry, SUBJECT);
-    private final InputDecoder decoder = new InputDecoder(registry, SUBJECT);
+    private final MockTime time = new MockTime();
+    private final InputDecoder decoder = new InputDecoder(registry, SUBJECT, MAX_ROW_BYTES, time);
     private final byte[] value = rows.serialize(row(7, "books", 12));
 
     @Test
@@ -89,6 +94,86 @@ class InputDecoderTest {
     @Test
     void shouldDeadLetterANegativeTimestamp() {
         assertBad(DeadLetterReason.BAD_TIMESTAMP, decoder.decode(value, -1L, new RecordHeaders()));
+    }
+
+    @Test
+    void shouldDeadLetterAnUpdateMarkedWithAnInvalidTimestamp() {
+        Decoded.Bad bad = assertBad(DeadLetterReason.BAD_TIMESTAMP,
+            decoder.decode(value, 0L, headers(InvalidTimestampMarker.HEADER, "-1")));
+
+        assertTrue(bad.detail().contains("-1"), bad.detail());
+    }
+
+    @Test
+    void shouldReadProgressEvenWithoutATimestamp() {
+        Headers headers = headers(InputDecoder.UPPER_HEADER, "3000").add(InvalidTimestampMarker.HEADER,
+            "-1".getBytes(StandardCharsets.UTF_8));
+
+        assertEquals(new Decoded.Progress(3_000L), decoder.decode(null, 0L, headers));
+    }
+
+    @Test
+    void shouldDeadLetterARowLargerThanTheLimitAndAcceptOneAtIt() {
+        GenericRecord big = row(1, "x".repeat(MAX_ROW_BYTES), 1);
+        Decoded.Bad bad = assertBad(DeadLetterReason.OVERSIZED_ROW,
+            decoder.decode(rows.serialize(big), 0L, new RecordHeaders()));
+        assertTrue(bad.detail().contains("max.row.bytes 64"), bad.detail());
+
+        // id 1, amount 1 and the string's length take a byte each: 61 characters make 64 bytes
+        byte[] atLimit = rows.serialize(row(1, "y".repeat(61), 1));
+        assertEquals(MAX_ROW_BYTES, atLimit.length - WireFormat.HEADER_SIZE);
+        assertInstanceOf(Decoded.UpdateRecord.class, decoder.decode(atLimit, 0L, new RecordHeaders()));
+    }
+
+    @Test
+    void shouldDeadLetterARowWhoseSchemaTheShardsLatestSchemaCannotRead() {
+        Schema other = SchemaBuilder.record("Row").namespace("io.mvsink.demo").fields()
+            .requiredString("id").endRecord();
+        GenericRecord row = new GenericData.Record(other);
+        row.put("id", "seven");
+        byte[] foreign = new AvroRowCodec(registry, "another-subject").serialize(row);
+
+        Decoded.Bad bad = assertBad(DeadLetterReason.INCOMPATIBLE_SCHEMA, decoder.decode(foreign, 0L, new RecordHeaders()));
+        assertTrue(bad.detail().contains(SUBJECT), bad.detail());
+        assertInstanceOf(Decoded.UpdateRecord.class, decoder.decode(value, 0L, new RecordHeaders()));
+    }
+
+    @Test
+    void shouldAcceptANewerCompatibleVersionAndAnOlderOneAfterIt() {
+        Schema v2 = SchemaBuilder.record("Row").namespace("io.mvsink.demo").fields()
+            .requiredLong("id").requiredString("category").requiredLong("amount")
+            .name("note").type().stringType().stringDefault("").endRecord();
+        GenericRecord row = new GenericData.Record(v2);
+        row.put("id", 1L);
+        row.put("category", "books");
+        row.put("amount", 2L);
+        row.put("note", "new");
+        byte[] newer = rows.serialize(row);
+
+        assertInstanceOf(Decoded.UpdateRecord.class, decoder.decode(newer, 0L, new RecordHeaders()));
+        assertInstanceOf(Decoded.UpdateRecord.class, decoder.decode(value, 0L, new RecordHeaders()));
+    }
+
+    @Test
+    void shouldDecideARefusedSchemaAgainAfterTheRecheckInterval() {
+        Schema withoutAmount = SchemaBuilder.record("Row").namespace("io.mvsink.demo").fields()
+            .requiredLong("id").requiredString("category").endRecord();
+        GenericRecord row = new GenericData.Record(withoutAmount);
+        row.put("id", 1L);
+        row.put("category", "books");
+        byte[] early = new AvroRowCodec(registry, "elsewhere").serialize(row);
+        assertInstanceOf(Decoded.UpdateRecord.class, decoder.decode(value, 0L, new RecordHeaders()));
+        assertBad(DeadLetterReason.INCOMPATIBLE_SCHEMA, decoder.decode(early, 0L, new RecordHeaders()));
+
+        Schema amountDefaulted = SchemaBuilder.record("Row").namespace("io.mvsink.demo").fields()
+            .requiredLong("id").requiredString("category").name("amount").type().longType().longDefault(0)
+            .endRecord();
+        registry.register(SUBJECT, amountDefaulted);
+        assertBad(DeadLetterReason.INCOMPATIBLE_SCHEMA, decoder.decode(early, 0L, new RecordHeaders()));
+
+        time.sleep(InputDecoder.SCHEMA_RECHECK_MS);
+        assertInstanceOf(Decoded.UpdateRecord.class, decoder.decode(early, 0L, new RecordHeaders()));
+        assertInstanceOf(Decoded.UpdateRecord.class, decoder.decode(value, 0L, new RecordHeaders()));
     }
 
     @Test
@@ -159,6 +244,10 @@ class InputDecoderTest {
                 throw new RegistryUnavailableException("down", null);
             }
 
+            public SubjectVersion latest(String subject) {
+                throw new RegistryUnavailableException("down", null);
+            }
+
             public void setCompatibility(String subject, String level) {
             }
 
@@ -168,7 +257,7 @@ class InputDecoderTest {
         };
 
         assertThrows(RegistryUnavailableException.class,
-            () -> new InputDecoder(down, SUBJECT).decode(value, 0L, new RecordHeaders()));
+            () -> new InputDecoder(down, SUBJECT, MAX_ROW_BYTES, time).decode(value, 0L, new RecordHeaders()));
     }
 
     private static Decoded.Bad assertBad(String reason, Decoded decoded) {

@@ -19,6 +19,7 @@ import io.mvsink.registry.AvroRowCodec;
 import io.mvsink.registry.InMemorySchemaRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Properties;
 import org.apache.avro.generic.GenericData;
@@ -60,7 +61,7 @@ class SinkTopologyTest {
         builder = new SharedBatchRegistry(CoalescingMode.NONE, blobs, registry, new PartEncoder("null", 1 << 20),
             Time.SYSTEM, 1000, 1 << 20, 1);
         builder.addShard(new ShardSink("s", "s/", metrics));
-        SinkContext sink = new SinkContext("s", "c-value", 1000, 1, 10, 60_000, Time.SYSTEM, metrics, builder, registry);
+        SinkContext sink = new SinkContext("s", "c-value", 1000, 1, 10, 60_000, 4096, Time.SYSTEM, metrics, builder, registry);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -139,6 +140,23 @@ class SinkTopologyTest {
         TestOutputTopic<byte[], byte[]> dead = driver.createOutputTopic("d", new ByteArrayDeserializer(), new ByteArrayDeserializer());
         TestRecord<byte[], byte[]> r = dead.readRecord();
         assertEquals("frontier-regressed", new String(r.headers().lastHeader("mvsink.dlq.reason").value(), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void shouldDeadLetterAnUpdateWithoutATimestampAndKeepSealing() {
+        update(row(1), 500, 1);
+        // TestRecord's Long constructor refuses -1; its Instant one takes it, as a broker does
+        corrections.pipeInput(new TestRecord<>(null, rows.serialize(row(2)), new RecordHeaders(), Instant.ofEpochMilli(-1)));
+        progress(1_000);
+        awaitBuilt(1);
+        driver.advanceWallClockTime(Duration.ofMillis(20));
+        TestOutputTopic<byte[], byte[]> dead = driver.createOutputTopic("d", new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        TestRecord<byte[], byte[]> r = dead.readRecord();
+        assertEquals("bad-timestamp", new String(r.headers().lastHeader("mvsink.dlq.reason").value(), StandardCharsets.UTF_8));
+        assertEquals(1, metrics.deadLetteredCount("bad-timestamp"));
+        StateDiff diff = diffs().get(0);
+        assertEquals(1_000, diff.getUpper());
+        assertEquals(1, diff.getAdded().get(0).getUpdates(), "row 1 sealed, row 2 dead-lettered");
     }
 
     private List<StateDiff> diffs() {
