@@ -88,6 +88,30 @@ final class KafkaBrokerProcess implements StackComponent {
                 "--cluster-id", Uuid.randomUuid().toString(), "--standalone"));
         run(new ManagedProcess("kafka-format", format, workDir, workDir.resolve("format.log"),
                 STOP_GRACE, time), null, FORMAT_TIMEOUT);
+        startServer(timeout);
+    }
+
+    /**
+     * Starts the broker again after {@link #stop()} or {@link #kill()}, on the same ports and
+     * with the same data (not formatted again): what a restarted broker machine does.
+     */
+    void restart(Duration timeout) {
+        stopped = false;
+        startServer(timeout);
+    }
+
+    /** Ends the broker at once (SIGKILL, no clean shutdown), as a crash would. */
+    void kill() {
+        stopped = true;
+        ManagedProcess running = current;
+        if (running != null) {
+            running.kill();
+        }
+    }
+
+    private void startServer(Duration timeout) {
+        String classpath = layout.brokerClasspath();
+        Path config = workDir.resolve("server.properties");
         List<String> server = javaCommand(classpath, "-Xmx512m");
         server.addAll(List.of("kafka.Kafka", config.toString()));
         run(new ManagedProcess("kafka", server, workDir, workDir.resolve("kafka.log"),

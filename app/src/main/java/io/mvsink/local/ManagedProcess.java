@@ -122,6 +122,22 @@ final class ManagedProcess {
         }
     }
 
+    /** Like {@link #stop()} but without a grace period: SIGKILL to the whole tree at once. */
+    void kill() {
+        Process toKill;
+        synchronized (this) {
+            if (state.isTerminal()) {
+                return;
+            }
+            moveTo(ProcessState.STOPPED);
+            toKill = process;
+        }
+        removeShutdownHook();
+        if (toKill != null) {
+            ProcessTree.destroyForcibly(toKill.toHandle());
+        }
+    }
+
     synchronized ProcessState state() {
         return state;
     }

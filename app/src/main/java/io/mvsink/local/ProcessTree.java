@@ -35,6 +35,15 @@ final class ProcessTree {
         return alive(survivors);
     }
 
+    /** SIGKILL to {@code root} and its descendants, then waits for them to end. */
+    static void destroyForcibly(ProcessHandle root) {
+        List<ProcessHandle> tree = new ArrayList<>();
+        root.descendants().forEach(tree::add);
+        tree.add(root);
+        tree.forEach(ProcessHandle::destroyForcibly);
+        awaitExit(tree, FORCED_WAIT);
+    }
+
     private static List<ProcessHandle> alive(List<ProcessHandle> handles) {
         List<ProcessHandle> alive = new ArrayList<>();
         for (ProcessHandle handle : handles) {
