@@ -3,6 +3,7 @@ package io.mvsink.config;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mvsink.topology.DeadLetterReason;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -18,6 +19,14 @@ class ReadmeOptionsTest {
         String shown = readme.substring(start, end + OptionsReference.END.length() + 1);
         assertEquals(OptionsReference.markdown(), shown,
             "README.md's option reference is stale: replace it with `java -jar app/target/mvsink.jar options`");
+    }
+
+    @Test
+    void shouldExplainEveryDeadLetterReason() throws Exception {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        for (String reason : DeadLetterReason.ALL) {
+            assertTrue(readme.contains("| `" + reason + "` |"), "README.md's reason table explains " + reason);
+        }
     }
 
     @Test
