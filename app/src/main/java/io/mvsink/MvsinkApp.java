@@ -81,15 +81,7 @@ public final class MvsinkApp implements AutoCloseable {
             deps.registry());
         Topology topology = SinkTopology.build(topics, sink);
         streams = new KafkaStreams(topology, streamsProps());
-        streams.setUncaughtExceptionHandler(e -> {
-            if (rootCause(e) instanceof RegistryUnavailableException) {
-                LOG.warn("shard {}: schema registry unavailable, replacing the stream thread: {}",
-                    config.shard(), rootCause(e).getMessage());
-                return StreamThreadExceptionResponse.REPLACE_THREAD;
-            }
-            LOG.error("shard {}: stream thread failed; shutting the app down", config.shard(), e);
-            return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
-        });
+        streams.setUncaughtExceptionHandler(e -> onStreamThreadFailure(config.shard(), e));
         jmx = ShardJmx.register(config.shard(), new ShardMBean(deps.metrics(), deps.batches()::queuedBytes,
             deps.batches()::liveBatches, DeadLetterReason.ALL));
         streams.start();
@@ -148,11 +140,20 @@ public final class MvsinkApp implements AutoCloseable {
         close(Duration.ofSeconds(30));
     }
 
-    private static Throwable rootCause(Throwable e) {
-        Throwable cause = e;
-        while (cause.getCause() != null && cause.getCause() != cause) {
-            cause = cause.getCause();
+    /**
+     * What a failed stream thread means: a schema registry that cannot be reached anywhere in the
+     * cause chain (Kafka Streams wraps it, and it wraps the I/O error) is transient, so the thread
+     * is replaced and its tasks' records processed again; anything else shuts the app down.
+     */
+    static StreamThreadExceptionResponse onStreamThreadFailure(String shard, Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof RegistryUnavailableException) {
+                LOG.warn("shard {}: schema registry unavailable, replacing the stream thread: {}", shard,
+                    cause.getMessage());
+                return StreamThreadExceptionResponse.REPLACE_THREAD;
+            }
         }
-        return cause;
+        LOG.error("shard {}: stream thread failed; shutting the app down", shard, e);
+        return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
     }
 }

@@ -27,9 +27,14 @@ public final class RegistryClient implements SchemaRegistry {
     private record SubjectSchema(String subject, String schemaJson) {
     }
 
-    /** A client with its own JDK HTTP client. */
+    /**
+     * A client with its own JDK HTTP client, on HTTP/1.1: the JDK's default (HTTP/2) would
+     * probe every plain-http connection with an h2c upgrade, which many proxies in front of
+     * registries refuse or mangle, for nothing a few small JSON calls need.
+     */
     public RegistryClient(RegistrySettings settings) {
         this(settings, HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(settings.requestTimeout())
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .build());
