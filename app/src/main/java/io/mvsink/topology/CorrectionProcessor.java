@@ -38,6 +38,10 @@ import org.slf4j.LoggerFactory;
  */
 final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byte[]> {
     private static final Logger LOG = LoggerFactory.getLogger(CorrectionProcessor.class);
+    /** At most this many grid intervals of a copy are contributed one by one (see {@link #pieceEnd}). */
+    static final int COPY_PIECES = 64;
+    /** Intervals past its committed frontier that a killed previous owner may have contributed. */
+    static final int COPY_MARGIN = 32;
 
     private final SinkContext sink;
     private final Grid grid;
@@ -52,6 +56,9 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
     private int partition;
     private TaskProgress progress;
     private long handedOffUpTo;
+    /** Ranges in [copiesFrom, copiesBelow) may have been contributed before: contribute them in pieces. */
+    private long copiesFrom;
+    private long copiesBelow;
     private long trimmedBelow = -1;
 
     CorrectionProcessor(SinkContext sink) {
@@ -71,9 +78,13 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
         this.partition = context.taskId().partition();
         byte[] stored = progressStore.get(partition);
         this.progress = stored == null ? new TaskProgress(0L, 0L, 0L) : Codecs.TASK_PROGRESS.decode(stored);
-        // contribute again everything not sealed: what this task handed off before is not tracked
-        // any more, and whoever held it may be gone
+        // contribute again everything not sealed, in pieces (pieceEnd): what this task handed off
+        // before is not tracked any more, and whoever held it may be gone
         this.handedOffUpTo = sealed.get();
+        // a killed previous owner may have contributed past the frontier it committed
+        long frontier = grid.floor(progress.getFrontier());
+        copiesIn(handedOffUpTo, handedOffUpTo == 0 ? frontier
+            : Math.max(frontier, handedOffUpTo) + COPY_MARGIN * grid.width());
         sink.batches().register(sink.shard(), partition);
         context.schedule(Duration.ofMillis(sink.punctuateMs()), PunctuationType.WALL_CLOCK_TIME, now -> tick());
     }
@@ -121,23 +132,66 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
         }
     }
 
-    /** Hands the closed, not yet handed-off range to the registry, if the registry takes it. */
+    /**
+     * Hands the closed, not yet handed-off range to the registry, as far as the registry takes it:
+     * one contribution up to the frontier, or one per grid interval where it may be a copy (see
+     * {@link #pieceEnd}).
+     */
     private void contribute() {
         long lower = Math.max(handedOffUpTo, sealed.get());
         long upper = grid.floor(progress.getFrontier());
-        if (upper <= lower) {
-            return;
+        while (lower < upper) {
+            long end = pieceEnd(lower, upper);
+            if (!offer(lower, end)) {
+                return;
+            }
+            lower = end;
         }
+    }
+
+    /**
+     * Where the contribution from {@code lower} ends. A range in {@code [copiesFrom, copiesBelow)}
+     * may have been contributed before, by this task or by the partition's previous owner, with
+     * other boundaries, and those copies may sit in batches shared with other partitions that still
+     * need them. A copy that spans such a boundary can never be combined with them in an exact
+     * cover, so the appender could wait forever. There, contributions are therefore cut at every
+     * grid point: earlier boundaries are always grid points, so the pieces fit them.
+     */
+    private long pieceEnd(long lower, long upper) {
+        if (lower < copiesFrom) {
+            return Math.min(upper, copiesFrom);
+        }
+        return lower < copiesBelow ? Math.min(upper, lower + grid.width()) : upper;
+    }
+
+    /**
+     * Sets where contributions are cut into pieces: from {@code from} (where contributing again
+     * starts: an earlier copy may have a gap there) to {@code below} (where earlier copies may
+     * end), at most {@link #COPY_PIECES} intervals, which bounds the cost of a round after a long
+     * stall (a later round starts higher). While the shard has sealed nothing, earlier copies all
+     * start at 0 and their boundaries lie near the frontier, so the pieces are the last intervals
+     * below {@code below}.
+     */
+    private void copiesIn(long from, long below) {
+        long most = COPY_PIECES * grid.width();
+        copiesFrom = from == 0 ? Math.max(0, below - most) : from;
+        copiesBelow = Math.min(below, copiesFrom + most);
+    }
+
+    /** Offers {@code [lower, upper)}; false if the registry refused it (back-pressure). */
+    private boolean offer(long lower, long upper) {
         long now = sink.time().milliseconds();
         ContributionData data = new ContributionData(sink.shard(), partition, lower, upper,
             buffer.range(lower, upper), now);
         Optional<Handle> handle = sink.batches().contribute(data);
-        if (handle.isPresent()) {
-            inFlight.addLast(handle.get());
-            unsealed.addLast(new long[] {upper, now});
-            handedOffUpTo = upper;
-            sink.metrics().contributed();
+        if (handle.isEmpty()) {
+            return false;
         }
+        inFlight.addLast(handle.get());
+        unsealed.addLast(new long[] {upper, now});
+        handedOffUpTo = upper;
+        sink.metrics().contributed();
+        return true;
     }
 
     private void tick() {
@@ -179,7 +233,10 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
         while (!unsealed.isEmpty() && unsealed.peekFirst()[0] <= upper) {
             unsealed.pollFirst();
         }
-        if (!unsealed.isEmpty() && sink.time().milliseconds() - unsealed.peekFirst()[1] >= sink.recontributeMs()) {
+        // while a copy of the last round is still in the registry, another round would only queue behind it
+        boolean copyInFlight = !inFlight.isEmpty() && inFlight.peekFirst().upper() <= copiesBelow;
+        if (!copyInFlight && !unsealed.isEmpty()
+            && sink.time().milliseconds() - unsealed.peekFirst()[1] >= sink.recontributeMs()) {
             LOG.info("shard {} partition {}: [{}, {}) not sealed within {} ms, contributing again",
                 sink.shard(), partition, upper, handedOffUpTo, sink.recontributeMs());
             restartFrom(upper);
@@ -190,6 +247,7 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
         inFlight.forEach(Handle::abandon);
         inFlight.clear();
         unsealed.clear();
+        copiesIn(lower, Math.max(copiesBelow, handedOffUpTo));
         handedOffUpTo = lower;
         sink.batches().rewind(sink.shard(), partition, lower);
         sink.metrics().recontributed();
@@ -217,6 +275,7 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
         }
         inFlight.forEach(Handle::abandon);
         inFlight.clear();
+        unsealed.clear();
         sink.batches().deregister(sink.shard(), partition);
         sink.metrics().bufferClosed(partition);
     }

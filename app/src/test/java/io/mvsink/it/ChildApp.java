@@ -45,6 +45,14 @@ final class ChildApp implements AutoCloseable {
         return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /** Sends SIGKILL (kill -9: no shutdown hook, nothing committed or closed) and waits until the process is gone. */
+    void kill() throws Exception {
+        process.destroyForcibly();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("mvsink run (pid " + process.pid() + ") survived SIGKILL for 30 s");
+        }
+    }
+
     @Override
     public void close() throws Exception {
         process.descendants().forEach(ProcessHandle::destroy);

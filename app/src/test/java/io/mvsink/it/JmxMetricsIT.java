@@ -15,22 +15,14 @@ import io.mvsink.metrics.ShardJmx;
 import io.mvsink.produce.CorrectionProducer;
 import io.mvsink.produce.Workload;
 import io.mvsink.produce.WorkloadRunner;
-import java.io.File;
 import java.lang.management.ManagementFactory;
-import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import javax.management.MBeanServer;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
-import javax.management.remote.JMXConnectorFactory;
-import javax.management.remote.JMXServiceURL;
 import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -43,14 +35,10 @@ class JmxMetricsIT {
     void shouldReportAShardsMetricsOverRemoteJmxFromAnotherProcess(LocalStack stack) throws Exception {
         try (SinkHarness sink = new SinkHarness(stack, 3, new Properties());
              CorrectionProducer producer = sink.producer()) {
-            int port = freePort();
-            try (ChildApp app = ChildApp.start(sink, "jmx", List.of(
-                     "-Dcom.sun.management.jmxremote.port=" + port,
-                     "-Dcom.sun.management.jmxremote.rmi.port=" + port,
-                     "-Dcom.sun.management.jmxremote.authenticate=false",
-                     "-Dcom.sun.management.jmxremote.ssl=false",
-                     "-Djava.rmi.server.hostname=127.0.0.1"), List.of("--set", "num.stream.threads=2"));
-                 JMXConnector jmx = connect(port, app.process())) {
+            int port = ChildJmx.freePort();
+            try (ChildApp app = ChildApp.start(sink, "jmx", ChildJmx.agentOptions(port),
+                     List.of("--set", "num.stream.threads=2"));
+                 JMXConnector jmx = ChildJmx.connect(port, app.process())) {
                 MBeanServerConnection server = jmx.getMBeanServerConnection();
                 ObjectName shard = ShardJmx.objectName(sink.correctionsTopic());
                 assertEquals(new ObjectName("io.mvsink:type=shard,shard=" + sink.correctionsTopic()), shard);
@@ -128,7 +116,7 @@ class JmxMetricsIT {
     }
 
     private static long get(MBeanServerConnection server, ObjectName name, String attribute) throws Exception {
-        return (Long) server.getAttribute(name, attribute);
+        return ChildJmx.get(server, name, attribute);
     }
 
     private static String describe(MBeanServerConnection server, ObjectName name) {
@@ -142,22 +130,5 @@ class JmxMetricsIT {
         } catch (Exception e) {
             return e.toString();
         }
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
-    private static JMXConnector connect(int port, Process child) throws Exception {
-        JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + port + "/jmxrmi");
-        JMXConnector[] connector = new JMXConnector[1];
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(() -> {
-            assertTrue(child.isAlive(), "mvsink run exited with " + (child.isAlive() ? "" : child.exitValue()));
-            connector[0] = JMXConnectorFactory.connect(url);
-            return true;
-        });
-        return connector[0];
     }
 }

@@ -53,6 +53,27 @@ class SealCoverTest {
         assertExact(0, 3, cover);
     }
 
+    /**
+     * Why a task contributes copies in grid-interval pieces (CorrectionProcessor): partition 1's
+     * batch for [0,1000) was lost, and its next contribution went into a batch shared with
+     * partition 0. A copy of partition 1 that spans [0,2000) can never be combined with that shared
+     * batch (it would hold [1000,2000) of partition 1 twice), and partition 0 has no other
+     * [1000,2000): the shard could never seal again. Pieces fit every boundary.
+     */
+    @Test
+    void shouldFindNoCoverWhileACopySpansABoundaryItsBundleMateNeeds() {
+        List<Batch> before = List.of(batch(0, 1000, 0), batch(1000, 2000, 0, 1));
+        List<Batch> withJump = new ArrayList<>(before);
+        withJump.add(batch(0, 2000, 1));
+        assertTrue(SealCover.find(0, 2, withJump).isEmpty(), "the copy and the shared batch exclude each other");
+
+        List<Batch> withPieces = new ArrayList<>(before);
+        withPieces.addAll(List.of(batch(0, 1000, 1), batch(1000, 2000, 1)));
+        SealCover.Cover cover = SealCover.find(0, 2, withPieces).orElseThrow();
+        assertEquals(2000, cover.upper(), "pieces fit every grid boundary of the shared batch");
+        assertExact(0, 2, cover);
+    }
+
     @Test
     void shouldIgnoreBatchesBelowTheUpper() {
         assertTrue(SealCover.find(1000, 1, List.of(batch(0, 1000, 0))).isEmpty());
