@@ -76,7 +76,7 @@ class CorrectionProcessorTest {
             Serdes.Integer(), Serdes.ByteArray()));
         consensus = add(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(StoreNames.CONSENSUS),
             Serdes.String(), Serdes.ByteArray()));
-        task = new CorrectionProcessor(new SinkContext("s", "c-value", 1000, 4, 10, 60_000, time, metrics, batches,
+        task = new CorrectionProcessor(new SinkContext("s", "c-value", 1000, 4, 10, 60_000, 1 << 20, time, metrics, batches,
             registry));
     }
 
