@@ -105,15 +105,7 @@ final class ManagedProcess {
 
     /** Destroys the process and its descendants; idempotent, safe from any thread. */
     void stop() {
-        Process toStop;
-        synchronized (this) {
-            if (state.isTerminal()) {
-                return;
-            }
-            moveTo(ProcessState.STOPPED);
-            toStop = process;
-        }
-        removeShutdownHook();
+        Process toStop = markStopped();
         if (toStop != null) {
             List<ProcessHandle> survivors = ProcessTree.destroy(toStop.toHandle(), stopGrace);
             if (!survivors.isEmpty()) {
@@ -124,18 +116,24 @@ final class ManagedProcess {
 
     /** Like {@link #stop()} but without a grace period: SIGKILL to the whole tree at once. */
     void kill() {
-        Process toKill;
-        synchronized (this) {
-            if (state.isTerminal()) {
-                return;
-            }
-            moveTo(ProcessState.STOPPED);
-            toKill = process;
-        }
-        removeShutdownHook();
+        Process toKill = markStopped();
         if (toKill != null) {
             ProcessTree.destroyForcibly(toKill.toHandle());
         }
+    }
+
+    /** Moves to STOPPED and returns the process to end, or null if already ended or never launched. */
+    private Process markStopped() {
+        Process toEnd;
+        synchronized (this) {
+            if (state.isTerminal()) {
+                return null;
+            }
+            moveTo(ProcessState.STOPPED);
+            toEnd = process;
+        }
+        removeShutdownHook();
+        return toEnd;
     }
 
     synchronized ProcessState state() {

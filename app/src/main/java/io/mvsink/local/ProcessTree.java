@@ -24,9 +24,7 @@ final class ProcessTree {
      * @return the processes still alive at the end (empty when the whole tree is gone)
      */
     static List<ProcessHandle> destroy(ProcessHandle root, Duration grace) {
-        List<ProcessHandle> tree = new ArrayList<>();
-        root.descendants().forEach(tree::add);
-        tree.add(root);
+        List<ProcessHandle> tree = tree(root);
         tree.forEach(ProcessHandle::destroy);
         awaitExit(tree, grace);
         List<ProcessHandle> survivors = alive(tree);
@@ -37,11 +35,17 @@ final class ProcessTree {
 
     /** SIGKILL to {@code root} and its descendants, then waits for them to end. */
     static void destroyForcibly(ProcessHandle root) {
+        List<ProcessHandle> tree = tree(root);
+        tree.forEach(ProcessHandle::destroyForcibly);
+        awaitExit(tree, FORCED_WAIT);
+    }
+
+    /** {@code root} and its descendants, listed before any is signalled (see {@link #destroy}). */
+    private static List<ProcessHandle> tree(ProcessHandle root) {
         List<ProcessHandle> tree = new ArrayList<>();
         root.descendants().forEach(tree::add);
         tree.add(root);
-        tree.forEach(ProcessHandle::destroyForcibly);
-        awaitExit(tree, FORCED_WAIT);
+        return tree;
     }
 
     private static List<ProcessHandle> alive(List<ProcessHandle> handles) {

@@ -14,8 +14,9 @@ import org.apache.kafka.common.utils.Time;
  * shard's subject must be able to read them (Avro reader/writer compatibility), so that every
  * sealed part can be read into the shard's latest schema. Each id is decided once, against the
  * subject's latest version fetched at that moment; a refusal is decided again after
- * {@code recheckMs} (a newer version registered since may read it). One per shard, shared by its
- * tasks; thread-safe.
+ * {@code recheckMs} (a newer version registered since may read it). One per task (in its
+ * {@link InputDecoder}), so the registry sees one latest-version request per task and new id;
+ * thread-safe all the same.
  *
  * <p>A registry that cannot be reached is not bad input: its exception propagates.
  */
