@@ -4,6 +4,7 @@ import io.mvsink.avro.AppenderState;
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.BatchReport;
 import io.mvsink.avro.StateDiff;
+import io.mvsink.avro.StateRollup;
 import io.mvsink.avro.TaskProgress;
 
 /** One codec per stored message type; codecs are immutable and thread-safe. */
@@ -11,6 +12,7 @@ public final class Codecs {
     public static final SpecificCodec<BatchReport> REPORT = SpecificCodec.of(BatchReport.class);
     public static final SpecificCodec<Batch> BATCH = SpecificCodec.of(Batch.class);
     public static final SpecificCodec<StateDiff> STATE_DIFF = SpecificCodec.of(StateDiff.class);
+    public static final SpecificCodec<StateRollup> STATE_ROLLUP = SpecificCodec.of(StateRollup.class);
     public static final SpecificCodec<AppenderState> APPENDER_STATE = SpecificCodec.of(AppenderState.class);
     public static final SpecificCodec<TaskProgress> TASK_PROGRESS = SpecificCodec.of(TaskProgress.class);
 

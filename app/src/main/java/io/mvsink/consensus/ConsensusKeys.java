@@ -3,7 +3,8 @@ package io.mvsink.consensus;
 /**
  * Keys of the consensus topic: {@code <shard>/<seqno, 19 digits>}, one per append, so that the
  * compacted topic keeps every diff until a rollup replaces them, and so that byte order of keys
- * is seqno order within a shard.
+ * is seqno order within a shard. The rollup has seqno 0's key (appends start at 1): the compacted
+ * topic keeps only the latest rollup, and it sorts before every diff of its shard.
  */
 public final class ConsensusKeys {
     private ConsensusKeys() {
@@ -11,6 +12,28 @@ public final class ConsensusKeys {
 
     public static String diff(String shard, long seqno) {
         return String.format("%s/%019d", shard, seqno);
+    }
+
+    /** The key of the shard's rollup record. */
+    public static String rollup(String shard) {
+        return diff(shard, 0);
+    }
+
+    public static boolean isRollup(String key) {
+        return seqnoOf(key) == 0;
+    }
+
+    /** The seqno a key stands for (0 for the rollup), or -1 if the key is not a consensus key. */
+    public static long seqnoOf(String key) {
+        int slash = key == null ? -1 : key.lastIndexOf('/');
+        if (slash <= 0 || key.length() - slash - 1 != 19) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(key.substring(slash + 1));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     /** The first key of a shard's range (inclusive). */

@@ -1,6 +1,7 @@
 package io.mvsink.consensus;
 
 import io.mvsink.avro.StateDiff;
+import io.mvsink.avro.StateRollup;
 import io.mvsink.codec.Codecs;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,15 +20,44 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * Rebuilds shard states from the consensus topic alone: reads every committed record from the
- * beginning to the current end and applies each shard's diffs in seqno order.
+ * beginning to the current end, keeps the latest value of each key (as the compacted topic will),
+ * and applies the diffs after the shard's latest rollup to it in seqno order.
  */
 public final class ConsensusReader {
     private ConsensusReader() {
     }
 
-    /** Every diff of {@code shard}, in seqno order. */
+    /** What the topic holds for one shard: its latest rollup (or null) and the diffs that still have a value. */
+    public record Log(StateRollup rollup, List<StateDiff> diffs, List<StateDiff> history) {
+        /** The shard's state: the rollup plus every later diff. */
+        public ShardState state(String shard) {
+            ShardState state = rollup == null ? new ShardState(shard) : ShardState.of(rollup);
+            for (StateDiff diff : diffs) {
+                if (diff.getSeqno() > state.seqno()) {
+                    state.apply(diff);
+                }
+            }
+            return state;
+        }
+    }
+
+    /**
+     * Every diff of {@code shard} the topic still holds, tombstoned or not, in seqno order: the
+     * shard's history as far as the log cleaner has left it (tests and figures use it).
+     */
     public static List<StateDiff> diffs(Map<String, Object> clientProps, String topic, String shard, Duration timeout) {
-        TreeMap<Long, StateDiff> bySeqno = new TreeMap<>();
+        return log(clientProps, topic, shard, timeout).history();
+    }
+
+    /** The shard's state as of the topic's current end. */
+    public static ShardState read(Map<String, Object> clientProps, String topic, String shard, Duration timeout) {
+        return log(clientProps, topic, shard, timeout).state(shard);
+    }
+
+    /** The shard's records as of the topic's current end. */
+    public static Log log(Map<String, Object> clientProps, String topic, String shard, Duration timeout) {
+        Map<String, byte[]> latest = new HashMap<>();
+        TreeMap<Long, StateDiff> history = new TreeMap<>();
         Map<String, Object> props = new HashMap<>(clientProps);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -40,7 +70,7 @@ public final class ConsensusReader {
                 .map(info -> new TopicPartition(topic, info.partition()))
                 .collect(Collectors.toList());
             if (partitions.isEmpty()) {
-                return List.of();
+                return new Log(null, List.of(), List.of());
             }
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
@@ -51,23 +81,28 @@ public final class ConsensusReader {
                     throw new TimeoutException("consensus topic " + topic + " not read to its end within " + timeout);
                 }
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    if (shard.equals(ConsensusKeys.shardOf(record.key())) && record.value() != null) {
+                    if (!shard.equals(ConsensusKeys.shardOf(record.key()))) {
+                        continue;
+                    }
+                    latest.put(record.key(), record.value());
+                    if (record.value() != null && !ConsensusKeys.isRollup(record.key())) {
                         StateDiff diff = Codecs.STATE_DIFF.decode(record.value());
-                        bySeqno.put(diff.getSeqno(), diff);
+                        history.put(diff.getSeqno(), diff);
                     }
                 }
             }
         }
-        return new ArrayList<>(bySeqno.values());
+        byte[] rollupBytes = latest.remove(ConsensusKeys.rollup(shard));
+        StateRollup rollup = rollupBytes == null ? null : Codecs.STATE_ROLLUP.decode(rollupBytes);
+        TreeMap<Long, StateDiff> live = new TreeMap<>();
+        latest.forEach((key, value) -> {
+            if (value != null) {
+                StateDiff diff = Codecs.STATE_DIFF.decode(value);
+                live.put(diff.getSeqno(), diff);
+            }
+        });
+        return new Log(rollup, new ArrayList<>(live.values()), new ArrayList<>(history.values()));
     }
-
-    /** The shard's state as of the topic's current end. */
-    public static ShardState read(Map<String, Object> clientProps, String topic, String shard, Duration timeout) {
-        ShardState state = new ShardState(shard);
-        diffs(clientProps, topic, shard, timeout).forEach(state::apply);
-        return state;
-    }
-
     private static boolean reachedEnd(KafkaConsumer<?, ?> consumer, Map<TopicPartition, Long> end) {
         for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
             if (consumer.position(e.getKey()) < e.getValue()) {

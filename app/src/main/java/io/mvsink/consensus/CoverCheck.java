@@ -4,13 +4,15 @@ import io.mvsink.avro.Batch;
 import io.mvsink.avro.Contribution;
 import io.mvsink.avro.StateDiff;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 
 /**
- * Checks one append from the outside: the contributions of the batches it adds must tile
- * {@code [lower, upper)} exactly once for every partition of the shard. Readers and tests use it
- * to prove that no interval was sealed without some partition's contribution.
+ * Checks appends from the outside. A seal's batches must tile {@code [lower, upper)} exactly
+ * once for every partition of the shard; a compaction's merged batch must tile its own range
+ * exactly once for every partition. Readers and tests use it to prove that no interval was
+ * sealed without some partition's contribution.
  */
 public final class CoverCheck {
     private CoverCheck() {
@@ -18,10 +20,26 @@ public final class CoverCheck {
 
     /** What is wrong with the append's cover; empty when it is exact. */
     public static List<String> problems(StateDiff diff) {
-        List<String> problems = new ArrayList<>();
-        for (int p = 0; p < diff.getPartitionCount(); p++) {
-            List<Contribution> mine = new ArrayList<>();
+        if (ShardState.isCompaction(diff)) {
+            List<String> problems = new ArrayList<>();
+            if (diff.getRemovedBatchIds().isEmpty() || diff.getAdded().isEmpty()) {
+                problems.add("a compaction must replace some batches by others");
+            }
             for (Batch batch : diff.getAdded()) {
+                long[] range = range(List.of(batch));
+                problems.addAll(problems(diff.getPartitionCount(), range[0], range[1], List.of(batch)));
+            }
+            return problems;
+        }
+        return problems(diff.getPartitionCount(), diff.getLower(), diff.getUpper(), diff.getAdded());
+    }
+
+    /** What keeps {@code batches} from tiling {@code [lower, upper)} exactly once per partition; empty if nothing. */
+    public static List<String> problems(int partitionCount, long lower, long upper, Collection<Batch> batches) {
+        List<String> problems = new ArrayList<>();
+        for (int p = 0; p < partitionCount; p++) {
+            List<Contribution> mine = new ArrayList<>();
+            for (Batch batch : batches) {
                 for (Contribution c : batch.getContributions()) {
                     if (c.getPartition() == p) {
                         mine.add(c);
@@ -29,7 +47,7 @@ public final class CoverCheck {
                 }
             }
             mine.sort(Comparator.comparingLong(Contribution::getLower));
-            long at = diff.getLower();
+            long at = lower;
             for (Contribution c : mine) {
                 if (c.getLower() != at || c.getUpper() <= c.getLower()) {
                     problems.add("partition " + p + ": contribution [" + c.getLower() + ", " + c.getUpper()
@@ -37,17 +55,30 @@ public final class CoverCheck {
                 }
                 at = Math.max(at, c.getUpper());
             }
-            if (at != diff.getUpper()) {
-                problems.add("partition " + p + " covered up to " + at + ", not " + diff.getUpper());
+            if (at != upper) {
+                problems.add("partition " + p + " covered up to " + at + ", not " + upper);
             }
         }
-        for (Batch batch : diff.getAdded()) {
+        for (Batch batch : batches) {
             for (Contribution c : batch.getContributions()) {
-                if (c.getPartition() < 0 || c.getPartition() >= diff.getPartitionCount()) {
+                if (c.getPartition() < 0 || c.getPartition() >= partitionCount) {
                     problems.add("batch " + batch.getBatchId() + " holds unknown partition " + c.getPartition());
                 }
             }
         }
         return problems;
+    }
+
+    /** {@code [lowest lower, highest upper)} of the batches' contributions. */
+    public static long[] range(Collection<Batch> batches) {
+        long lower = Long.MAX_VALUE;
+        long upper = Long.MIN_VALUE;
+        for (Batch batch : batches) {
+            for (Contribution c : batch.getContributions()) {
+                lower = Math.min(lower, c.getLower());
+                upper = Math.max(upper, c.getUpper());
+            }
+        }
+        return new long[] {lower, upper};
     }
 }

@@ -1,51 +1,130 @@
 package io.mvsink.consensus;
 
 import io.mvsink.avro.Batch;
+import io.mvsink.avro.Part;
+import io.mvsink.avro.RetiredBlob;
 import io.mvsink.avro.StateDiff;
+import io.mvsink.avro.StateRollup;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * A shard's state as the consensus topic describes it: its upper, the last seqno, and the
- * live batches. Built by applying diffs in seqno order; a gap or a diff that does not continue
- * at the current upper is a corrupted topic and fails loudly.
+ * A shard's state as the consensus topic describes it: its upper, its since, the last seqno,
+ * the live batches, and the blobs compaction retired (readers of an earlier state may still
+ * open them). Built from the latest rollup (if any) by applying the later diffs in seqno order;
+ * a gap, a diff that does not continue at the current upper, an inexact cover or a compaction
+ * that does not replace an exact cover by an exact cover is a corrupted topic and fails loudly.
  */
 public final class ShardState {
     private final String shard;
     private long upper;
     private long seqno;
+    private long since;
     private int partitionCount;
     private final Map<String, Batch> batches = new LinkedHashMap<>();
+    private final Map<String, Long> retired = new LinkedHashMap<>();
 
     public ShardState(String shard) {
         this.shard = shard;
     }
 
+    /** The state a rollup records. */
+    public static ShardState of(StateRollup rollup) {
+        ShardState state = new ShardState(rollup.getShard());
+        state.upper = rollup.getUpper();
+        state.seqno = rollup.getSeqno();
+        state.since = rollup.getSince();
+        state.partitionCount = rollup.getPartitionCount();
+        rollup.getBatches().forEach(b -> state.batches.put(b.getBatchId(), b));
+        rollup.getRetired().forEach(r -> state.retired.put(r.getKey(), r.getRetiredAtMs()));
+        return state;
+    }
+
+    /** A compaction replaces batches without sealing anything: its upper equals its lower. */
+    public static boolean isCompaction(StateDiff diff) {
+        return diff.getUpper() == diff.getLower();
+    }
+
     public void apply(StateDiff diff) {
-        if (diff.getSeqno() != seqno + 1 || diff.getLower() != upper || diff.getUpper() <= diff.getLower()) {
-            throw new ConsensusCorruptException("shard " + shard + ": diff seqno " + diff.getSeqno() + " ["
-                + diff.getLower() + ", " + diff.getUpper() + ") does not follow seqno " + seqno + " at upper " + upper);
+        if (diff.getSeqno() != seqno + 1 || diff.getLower() != upper || diff.getUpper() < diff.getLower()
+            || (diff.getUpper() == diff.getLower() && seqno == 0)) {
+            throw corrupt(diff, "does not follow seqno " + seqno + " at upper " + upper);
         }
         if (diff.getPartitionCount() < 1 || (seqno > 0 && diff.getPartitionCount() != partitionCount)) {
-            throw new ConsensusCorruptException("shard " + shard + ": diff seqno " + diff.getSeqno() + " claims "
-                + diff.getPartitionCount() + " partitions; the shard has " + (seqno > 0 ? partitionCount : "none yet")
-                + " and a shard's partition count never changes");
+            throw corrupt(diff, "claims " + diff.getPartitionCount() + " partitions; the shard has "
+                + (seqno > 0 ? partitionCount : "none yet") + " and a shard's partition count never changes");
+        }
+        if (diff.getSince() > diff.getUpper() || (diff.getSince() != 0 && diff.getSince() < since)) {
+            throw corrupt(diff, "moves since from " + since + " to " + diff.getSince());
         }
         List<String> problems = CoverCheck.problems(diff);
         if (!problems.isEmpty()) {
-            throw new ConsensusCorruptException("shard " + shard + ": append " + diff.getSeqno()
-                + " is not an exact cover: " + problems);
+            throw corrupt(diff, "is not an exact cover: " + problems);
         }
-        diff.getRemovedBatchIds().forEach(batches::remove);
+        if (isCompaction(diff)) {
+            replace(diff);
+        } else {
+            diff.getRemovedBatchIds().forEach(batches::remove);
+        }
         for (Batch batch : diff.getAdded()) {
             batches.put(batch.getBatchId(), batch);
         }
         seqno = diff.getSeqno();
         upper = diff.getUpper();
+        since = Math.max(since, diff.getSince());
         partitionCount = diff.getPartitionCount();
+    }
+
+    /** A compaction's removed batches must be live and tile exactly the range its batch tiles. */
+    private void replace(StateDiff diff) {
+        List<Batch> removed = new ArrayList<>();
+        for (String id : diff.getRemovedBatchIds()) {
+            Batch batch = batches.get(id);
+            if (batch == null) {
+                throw corrupt(diff, "removes batch " + id + ", which is not live");
+            }
+            removed.add(batch);
+        }
+        long[] range = CoverCheck.range(removed);
+        List<String> problems = CoverCheck.problems(partitionCount, range[0], range[1], removed);
+        long[] added = CoverCheck.range(diff.getAdded());
+        if (!problems.isEmpty() || added[0] != range[0] || added[1] != range[1]) {
+            throw corrupt(diff, "replaces batches over [" + range[0] + ", " + range[1] + ") by ["
+                + added[0] + ", " + added[1] + "): " + problems);
+        }
+        for (Batch batch : removed) {
+            batches.remove(batch.getBatchId());
+            batch.getParts().forEach(p -> retired.put(p.getKey(), diff.getAppendedAtMs()));
+        }
+    }
+
+    private ConsensusCorruptException corrupt(StateDiff diff, String what) {
+        return new ConsensusCorruptException("shard " + shard + ": diff seqno " + diff.getSeqno() + " ["
+            + diff.getLower() + ", " + diff.getUpper() + ") " + what);
+    }
+
+    /** The rollup of this state, keeping the retired blobs retired at or after {@code retiredSinceMs}. */
+    public StateRollup rollup(long nowMs, long retiredSinceMs) {
+        List<RetiredBlob> kept = new ArrayList<>();
+        retired.forEach((key, at) -> {
+            if (at >= retiredSinceMs) {
+                kept.add(new RetiredBlob(key, at));
+            }
+        });
+        return StateRollup.newBuilder().setShard(shard).setSeqno(seqno).setUpper(upper).setSince(since)
+            .setPartitionCount(partitionCount).setBatches(new ArrayList<>(batches.values())).setRetired(kept)
+            .setRolledUpAtMs(nowMs).build();
+    }
+
+    /** Forgets retired blobs retired before {@code retiredSinceMs} (they are plain garbage now). */
+    public void forgetRetiredBefore(long retiredSinceMs) {
+        retired.values().removeIf(at -> at < retiredSinceMs);
     }
 
     public String shard() {
@@ -60,11 +139,36 @@ public final class ShardState {
         return seqno;
     }
 
+    /** Snapshots read any time at or above since (times below it may have been advanced to it). */
+    public long since() {
+        return since;
+    }
+
     public int partitionCount() {
         return partitionCount;
     }
 
     public Collection<Batch> batches() {
         return Collections.unmodifiableCollection(batches.values());
+    }
+
+    public Batch batch(String batchId) {
+        return batches.get(batchId);
+    }
+
+    /** The blob keys of every live batch's parts. */
+    public Set<String> referencedBlobs() {
+        Set<String> keys = new HashSet<>();
+        for (Batch batch : batches.values()) {
+            for (Part part : batch.getParts()) {
+                keys.add(part.getKey());
+            }
+        }
+        return keys;
+    }
+
+    /** Blobs compaction took out of the state, with when (wall clock ms); unmodifiable. */
+    public Map<String, Long> retired() {
+        return Collections.unmodifiableMap(retired);
     }
 }

@@ -56,7 +56,7 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
         this.store = context.getStateStore(StoreNames.APPENDER);
         byte[] stored = store.get(STATE_KEY + sink.shard());
         state = stored == null
-            ? new AppenderState(sink.shard(), 0L, 0L, sink.partitionCount(), new ArrayList<>())
+            ? new AppenderState(sink.shard(), 0L, 0L, sink.partitionCount(), new ArrayList<>(), 0L, 0L, new ArrayList<>())
             : Codecs.APPENDER_STATE.decode(stored);
         if (state.getPartitionCount() != sink.partitionCount()) {
             throw new IllegalStateException("shard " + sink.shard() + " was sealed over " + state.getPartitionCount()

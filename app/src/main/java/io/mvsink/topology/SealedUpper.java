@@ -22,14 +22,17 @@ final class SealedUpper {
         this.shard = shard;
     }
 
-    /** The shard's upper after its latest append; 0 before the first. */
+    /** The shard's upper after its latest append (or rollup); 0 before the first. */
     long get() {
         try (KeyValueIterator<String, byte[]> it =
                  consensus.reverseRange(ConsensusKeys.first(shard), ConsensusKeys.last(shard))) {
             if (it.hasNext()) {
                 KeyValue<String, byte[]> latest = it.next();
                 if (!latest.key.equals(lastKey)) {
-                    upper = Codecs.STATE_DIFF.decode(latest.value).getUpper();
+                    // right after a rollup its key (seqno 0's) may be the only one left
+                    upper = ConsensusKeys.isRollup(latest.key)
+                        ? Codecs.STATE_ROLLUP.decode(latest.value).getUpper()
+                        : Codecs.STATE_DIFF.decode(latest.value).getUpper();
                     lastKey = latest.key;
                 }
             }
