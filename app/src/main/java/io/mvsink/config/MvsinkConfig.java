@@ -53,6 +53,12 @@ public final class MvsinkConfig extends AbstractConfig {
     public static final String REGISTRY_TIMEOUT_MS = "schema.registry.request.timeout.ms";
     public static final String MAX_ROW_BYTES = "max.row.bytes";
     public static final String REGISTRY_STARTUP_TIMEOUT_MS = "schema.registry.startup.timeout.ms";
+    public static final String COMPACTION_ENABLED = "compaction.enabled";
+    public static final String COMPACTION_MAX_BATCH_BYTES = "compaction.max.batch.bytes";
+    public static final String COMPACTION_SINCE_LAG_MS = "compaction.since.lag.ms";
+    public static final String ROLLUP_APPENDS = "consensus.rollup.appends";
+    public static final String GC_GRACE_MS = "gc.grace.ms";
+    public static final String GC_INTERVAL_MS = "gc.interval.ms";
     public static final String STREAMS_PREFIX = "streams.";
 
     public static final String MODE_NONE = "none";
@@ -132,7 +138,27 @@ public final class MvsinkConfig extends AbstractConfig {
                 + "(0: try once).")
         .define(MAX_ROW_BYTES, Type.INT, 1024 * 1024, between(16, Integer.MAX_VALUE), Importance.MEDIUM,
             "Largest Avro row (value bytes after the 5-byte wire-format header) accepted; larger rows are "
-                + "dead-lettered with reason oversized-row.");
+                + "dead-lettered with reason oversized-row.")
+        .define(COMPACTION_ENABLED, Type.BOOLEAN, true, Importance.MEDIUM,
+            "Merge adjacent sealed batches into larger ones in the background, so that the live batches of a "
+                + "shard stay logarithmic in its appends (see docs/ARCHITECTURE.md, Bounded state).")
+        .define(COMPACTION_MAX_BATCH_BYTES, Type.LONG, 32L * 1024 * 1024, atLeast(1024L), Importance.LOW,
+            "Compaction never merges batches whose parts hold more than this many bytes together (a merge "
+                + "holds them in memory).")
+        .define(COMPACTION_SINCE_LAG_MS, Type.LONG, -1L, atLeast(-1L), Importance.MEDIUM,
+            "How far below the sealed upper snapshots can read: since follows upper - lag (on the grid), and "
+                + "compaction advances older times to since, so a row's updates consolidate. -1: keep every time "
+                + "(since stays 0).")
+        .define(ROLLUP_APPENDS, Type.INT, 100, between(2, 1_000_000), Importance.LOW,
+            "Every this many appends the appender writes the shard's full state as a rollup record and "
+                + "tombstones the diffs it covers, so the compacted consensus topic stays bounded.")
+        .define(GC_GRACE_MS, Type.LONG, 3_600_000L, between(1_000L, 30L * 86_400_000L), Importance.MEDIUM,
+            "Blob garbage collection never deletes a blob younger than this, nor one that compaction "
+                + "unreferenced less than this ago (a reader of an earlier state may still open it); the "
+                + "appender never seals a batch closed more than half of it ago.")
+        .define(GC_INTERVAL_MS, Type.LONG, 600_000L, between(0L, 7L * 86_400_000L), Importance.LOW,
+            "How often an app runs blob garbage collection by itself (0: never; the gc command runs it "
+                + "by hand).");
 
     public MvsinkConfig(Map<?, ?> props) {
         super(DEFINITION, props, false);
