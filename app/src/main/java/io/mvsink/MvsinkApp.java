@@ -3,6 +3,7 @@ package io.mvsink;
 import io.mvsink.batch.SharedBatchRegistry;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.blob.BlobStore;
+import io.mvsink.compact.BatchMerge;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.metrics.ShardJmx;
 import io.mvsink.metrics.ShardMBean;
@@ -17,6 +18,8 @@ import io.mvsink.topology.TopicSetup;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Time;
@@ -39,6 +42,7 @@ public final class MvsinkApp implements AutoCloseable {
     private final SinkTopology.Topics topics;
     private KafkaStreams streams;
     private ShardJmx jmx;
+    private ExecutorService compactor;
 
     /**
      * The collaborators of the app, injected (tests hand in their own). The batch registry is
@@ -78,7 +82,7 @@ public final class MvsinkApp implements AutoCloseable {
             config.batchIntervalMs(), partitions, config.getLong(MvsinkConfig.PUNCTUATE_INTERVAL_MS),
             config.getLong(MvsinkConfig.RECONTRIBUTE_TIMEOUT_MS),
             config.getInt(MvsinkConfig.MAX_ROW_BYTES), deps.time(), deps.metrics(), deps.batches(),
-            deps.registry());
+            deps.registry(), upkeep());
         Topology topology = SinkTopology.build(topics, sink);
         streams = new KafkaStreams(topology, streamsProps());
         streams.setUncaughtExceptionHandler(e -> onStreamThreadFailure(config.shard(), e));
@@ -86,6 +90,22 @@ public final class MvsinkApp implements AutoCloseable {
             deps.batches()::liveBatches, DeadLetterReason.ALL));
         streams.start();
         LOG.info("shard {}: started over {} partitions of {}", config.shard(), partitions, topics.corrections());
+    }
+
+    /** The appender's upkeep: merges on this app's own compactor thread, rollups, since, the GC grace. */
+    private SinkContext.Upkeep upkeep() {
+        BatchMerge merge = null;
+        if (config.getBoolean(MvsinkConfig.COMPACTION_ENABLED)) {
+            compactor = Executors.newSingleThreadExecutor(task -> {
+                Thread thread = new Thread(task, "mvsink-compactor-" + config.shard());
+                thread.setDaemon(true);
+                return thread;
+            });
+            merge = null; // MERGER-PENDING new BatchMerger(deps.blobs(), deps.registry(), config.correctionsTopic() + "-value", Wiring.encoder(config), config.blobPrefix(), deps.time());
+        }
+        return new SinkContext.Upkeep(merge, compactor == null ? Runnable::run : compactor,
+            config.getLong(MvsinkConfig.COMPACTION_MAX_BATCH_BYTES), config.getLong(MvsinkConfig.COMPACTION_SINCE_LAG_MS),
+            config.getInt(MvsinkConfig.ROLLUP_APPENDS), config.getLong(MvsinkConfig.GC_GRACE_MS));
     }
 
     public KafkaStreams.State state() {
@@ -132,6 +152,10 @@ public final class MvsinkApp implements AutoCloseable {
         }
         if (jmx != null) {
             jmx.close();
+        }
+        if (compactor != null) {
+            // a merge still running writes parts nothing will reference: garbage for the blob GC
+            compactor.shutdownNow();
         }
     }
 

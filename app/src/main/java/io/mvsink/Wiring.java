@@ -60,10 +60,15 @@ public final class Wiring {
     /** The JVM-wide shared batch registry, configured from the app's options. */
     public static SharedBatchRegistry batches(MvsinkConfig config, BlobStore blobs, SchemaRegistry registry, Time time) {
         return new SharedBatchRegistry(CoalescingMode.parse(config.getString(MvsinkConfig.COALESCING_MODE)), blobs,
-            registry, new PartEncoder(config.getString(MvsinkConfig.BLOB_CODEC), config.getLong(MvsinkConfig.BLOB_TARGET_BYTES)),
+            registry, encoder(config),
             time, config.getLong(MvsinkConfig.BARRIER_TIMEOUT_MS), config.getLong(MvsinkConfig.BEST_EFFORT_LINGER_MS),
             config.getLong(MvsinkConfig.BUILDER_MAX_QUEUED_BYTES),
             config.getInt(MvsinkConfig.BUILDER_THREADS));
+    }
+
+    /** The part encoder of the app's options (codec, target part size). */
+    public static PartEncoder encoder(MvsinkConfig config) {
+        return new PartEncoder(config.getString(MvsinkConfig.BLOB_CODEC), config.getLong(MvsinkConfig.BLOB_TARGET_BYTES));
     }
 
     /** The real dependencies of one app: registry client, Azure blob store, batch registry, fresh metrics, system time. */

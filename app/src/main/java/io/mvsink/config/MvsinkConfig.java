@@ -152,11 +152,11 @@ public final class MvsinkConfig extends AbstractConfig {
         .define(ROLLUP_APPENDS, Type.INT, 100, between(2, 1_000_000), Importance.LOW,
             "Every this many appends the appender writes the shard's full state as a rollup record and "
                 + "tombstones the diffs it covers, so the compacted consensus topic stays bounded.")
-        .define(GC_GRACE_MS, Type.LONG, 3_600_000L, between(1_000L, 30L * 86_400_000L), Importance.MEDIUM,
+        .define(GC_GRACE_MS, Type.LONG, 600_000L, between(1_000L, 30L * 86_400_000L), Importance.MEDIUM,
             "Blob garbage collection never deletes a blob younger than this, nor one that compaction "
                 + "unreferenced less than this ago (a reader of an earlier state may still open it); the "
                 + "appender never seals a batch closed more than half of it ago.")
-        .define(GC_INTERVAL_MS, Type.LONG, 600_000L, between(0L, 7L * 86_400_000L), Importance.LOW,
+        .define(GC_INTERVAL_MS, Type.LONG, 300_000L, between(0L, 7L * 86_400_000L), Importance.LOW,
             "How often an app runs blob garbage collection by itself (0: never; the gc command runs it "
                 + "by hand).");
 

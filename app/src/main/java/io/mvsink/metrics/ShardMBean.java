@@ -81,6 +81,17 @@ public final class ShardMBean implements DynamicMBean {
             + "registry, shared by every shard of this JVM)", queuedBytes);
         gauge("BuilderLiveBatches", "Gauge: batches open, building or awaiting their owner (JVM-wide batch "
             + "registry, shared by every shard of this JVM)", liveBatches);
+        counter("Compactions", "Counter: merges committed (compaction appends: the upper stays, batches are "
+            + "replaced)", m::compactions);
+        counter("BatchesCompacted", "Counter: batches replaced by merges", m::batchesCompacted);
+        counter("CompactionConflicts", "Counter: finished merges not committed (their batches changed meanwhile, "
+            + "or they finished too late); their parts are garbage", m::compactionConflicts);
+        counter("CompactionFailures", "Counter: merges that failed (retried later)", m::compactionFailures);
+        counter("Rollups", "Counter: rollup records written (each tombstones the diffs it covers)", m::rollups);
+        counter("RollupsSkipped", "Counter: rollups not written because they would exceed the record size limit",
+            m::rollupsSkipped);
+        gauge("LiveBatches", "Gauge: the shard's live batches after the last append of its appender in this JVM "
+            + "(0 where the appender does not run)", m::liveBatches);
         MBeanAttributeInfo[] attributes = metrics.entrySet().stream()
             .map(e -> new MBeanAttributeInfo(e.getKey(), e.getValue().type(), e.getValue().description(),
                 true, false, false))

@@ -32,6 +32,13 @@ public final class ShardMetrics {
     private final LongAdder consensusBytes = new LongAdder();
     private final LongAdder mismatches = new LongAdder();
     private final LatencyRecorder sealLatency = new LatencyRecorder(4096);
+    private final LongAdder compactions = new LongAdder();
+    private final LongAdder batchesCompacted = new LongAdder();
+    private final LongAdder compactionConflicts = new LongAdder();
+    private final LongAdder compactionFailures = new LongAdder();
+    private final LongAdder rollups = new LongAdder();
+    private final LongAdder rollupsSkipped = new LongAdder();
+    private volatile long liveBatches;
     /** Approximate correction buffer entries by partition, as each local task last reported them. */
     private final Map<Integer, Long> bufferEntries = new ConcurrentHashMap<>();
 
@@ -115,4 +122,25 @@ public final class ShardMetrics {
     public long correctionBufferEntries() {
         return bufferEntries.values().stream().mapToLong(Long::longValue).sum();
     }
+
+    /** A merge of {@code batches} batches was committed (a compaction append). */
+    public void compacted(int batches) {
+        compactions.increment();
+        batchesCompacted.add(batches);
+    }
+
+    public void compactionConflict() { compactionConflicts.increment(); }
+    public void compactionFailed() { compactionFailures.increment(); }
+    public void rolledUp() { rollups.increment(); }
+    public void rollupSkipped() { rollupsSkipped.increment(); }
+    /** The shard's live batches as the appender in this JVM last committed them (a gauge). */
+    public void liveBatches(long count) { liveBatches = count; }
+
+    public long compactions() { return compactions.sum(); }
+    public long batchesCompacted() { return batchesCompacted.sum(); }
+    public long compactionConflicts() { return compactionConflicts.sum(); }
+    public long compactionFailures() { return compactionFailures.sum(); }
+    public long rollups() { return rollups.sum(); }
+    public long rollupsSkipped() { return rollupsSkipped.sum(); }
+    public long liveBatches() { return liveBatches; }
 }

@@ -1,8 +1,10 @@
 package io.mvsink.topology;
 
 import io.mvsink.batch.SharedBatchRegistry;
+import io.mvsink.compact.BatchMerge;
 import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.registry.SchemaRegistry;
+import java.util.concurrent.Executor;
 import org.apache.kafka.common.utils.Time;
 
 /**
@@ -14,5 +16,37 @@ import org.apache.kafka.common.utils.Time;
  */
 public record SinkContext(String shard, String subject, long intervalMs, int partitionCount, long punctuateMs,
                           long recontributeMs, int maxRowBytes, Time time, ShardMetrics metrics, SharedBatchRegistry batches,
-                          SchemaRegistry registry) {
+                          SchemaRegistry registry, Upkeep upkeep) {
+
+    /** A context with {@link Upkeep#DEFAULT} upkeep (no compaction). */
+    public SinkContext(String shard, String subject, long intervalMs, int partitionCount, long punctuateMs,
+                       long recontributeMs, int maxRowBytes, Time time, ShardMetrics metrics, SharedBatchRegistry batches,
+                       SchemaRegistry registry) {
+        this(shard, subject, intervalMs, partitionCount, punctuateMs, recontributeMs, maxRowBytes, time, metrics,
+            batches, registry, Upkeep.DEFAULT);
+    }
+
+    /**
+     * How the appender keeps the shard's state bounded.
+     *
+     * @param merge merges batches (null: no compaction)
+     * @param executor where merges run (never a stream thread)
+     * @param maxBatchBytes merges never take more than this many part bytes
+     * @param sinceLagMs since follows upper minus this (on the grid); -1 keeps every time
+     * @param rollupAppends a rollup every this many appends
+     * @param graceMs the blob GC's grace: a batch closed more than half of it ago is never sealed
+     */
+    public record Upkeep(BatchMerge merge, Executor executor, long maxBatchBytes, long sinceLagMs, int rollupAppends,
+                         long graceMs) {
+        public static final Upkeep DEFAULT = new Upkeep(null, Runnable::run, 32L << 20, -1, 100, 600_000L);
+
+        public boolean compacts() {
+            return merge != null;
+        }
+
+        /** Batches closed before {@code now} minus this are too old to seal. */
+        public long maxBatchAgeMs() {
+            return graceMs / 2;
+        }
+    }
 }

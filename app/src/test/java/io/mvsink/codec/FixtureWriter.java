@@ -16,13 +16,17 @@ final class FixtureWriter {
     public static void main(String[] args) throws IOException {
         Path dir = Path.of(args.length > 0 ? args[0] : "app/src/test/resources/fixtures");
         Files.createDirectories(dir);
-        write(dir, "StateDiff-v1", Codecs.STATE_DIFF.encode(StoredValues.stateDiff()), Codecs.STATE_DIFF);
-        write(dir, "BatchReport-v1", Codecs.REPORT.encode(StoredValues.report()), Codecs.REPORT);
-        write(dir, "TaskProgress-v1", Codecs.TASK_PROGRESS.encode(StoredValues.taskProgress()), Codecs.TASK_PROGRESS);
-        write(dir, "AppenderState-v1", Codecs.APPENDER_STATE.encode(StoredValues.appenderState()), Codecs.APPENDER_STATE);
+        // v1 of StateDiff, BatchReport, TaskProgress and AppenderState were written by earlier versions of this
+        // class; what is written now (one file per type and version, never overwritten) is today's:
+        write(dir, "StateDiff-v2", Codecs.STATE_DIFF.encode(StoredValues.stateDiff()), Codecs.STATE_DIFF);
+        write(dir, "AppenderState-v2", Codecs.APPENDER_STATE.encode(StoredValues.appenderState()), Codecs.APPENDER_STATE);
+        write(dir, "StateRollup-v1", Codecs.STATE_ROLLUP.encode(StoredValues.stateRollup()), Codecs.STATE_ROLLUP);
     }
 
     private static void write(Path dir, String name, byte[] bytes, SpecificCodec<?> codec) throws IOException {
+        if (Files.exists(dir.resolve(name + ".bin"))) {
+            return;
+        }
         Files.write(dir.resolve(name + ".bin"), bytes);
         Files.writeString(dir.resolve(name + ".avsc"), codec.schema().toString(true) + "\n");
     }

@@ -8,6 +8,7 @@ import io.mvsink.avro.AppenderState;
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.BatchReport;
 import io.mvsink.avro.StateDiff;
+import io.mvsink.avro.StateRollup;
 import io.mvsink.avro.TaskProgress;
 import java.io.IOException;
 import java.io.InputStream;
@@ -69,12 +70,50 @@ class StoredFixturesTest {
     }
 
     @Test
-    void shouldEncodeTodayAsTheV1FixturesWhileTheSchemasAreUnchanged() throws IOException {
-        // When a schema gains a field this fails: add v2 fixtures and keep v1 (the reads above).
-        assertArrayEquals(bytes("StateDiff-v1.bin"), Codecs.STATE_DIFF.encode(StoredValues.stateDiff()));
+    void shouldReadStateDiffV2() throws IOException {
+        for (StateDiff diff : readBoth("StateDiff-v2", Codecs.STATE_DIFF)) {
+            assertEquals(42L, diff.getSeqno());
+            assertEquals(2_000L, diff.getSince());
+            assertBatchV1(diff.getAdded().get(0));
+        }
+        assertEquals(0L, Codecs.STATE_DIFF.decode(bytes("StateDiff-v1.bin")).getSince(), "v1 diffs have since 0");
+    }
+
+    @Test
+    void shouldReadAppenderStateV2() throws IOException {
+        for (AppenderState state : readBoth("AppenderState-v2", Codecs.APPENDER_STATE)) {
+            assertEquals(42L, state.getSeqno());
+            assertEquals(2_000L, state.getSince());
+            assertEquals(40L, state.getRollupSeqno());
+        }
+        AppenderState v1 = Codecs.APPENDER_STATE.decode(bytes("AppenderState-v1.bin"));
+        assertEquals(0L, v1.getRollupSeqno(), "a v1 state has no rollup yet");
+        assertEquals(3_000L, v1.getUpper());
+    }
+
+    @Test
+    void shouldReadStateRollupV1() throws IOException {
+        for (StateRollup rollup : readBoth("StateRollup-v1", Codecs.STATE_ROLLUP)) {
+            assertEquals("orders.v1", rollup.getShard());
+            assertEquals(42L, rollup.getSeqno());
+            assertEquals(3_000L, rollup.getUpper());
+            assertEquals(2_000L, rollup.getSince());
+            assertEquals(4, rollup.getPartitionCount());
+            assertBatchV1(rollup.getBatches().get(0));
+            assertEquals("orders.v1/old-0000.avro", rollup.getRetired().get(0).getKey());
+            assertEquals(1_700_000_000_789L, rollup.getRetired().get(0).getRetiredAtMs());
+            assertEquals(1_700_000_001_000L, rollup.getRolledUpAtMs());
+        }
+    }
+
+    @Test
+    void shouldEncodeTodayAsTheLatestFixturesWhileTheSchemasAreUnchanged() throws IOException {
+        // When a schema gains a field this fails: add fixtures of the next version and keep the old (the reads above).
+        assertArrayEquals(bytes("StateDiff-v2.bin"), Codecs.STATE_DIFF.encode(StoredValues.stateDiff()));
         assertArrayEquals(bytes("BatchReport-v1.bin"), Codecs.REPORT.encode(StoredValues.report()));
         assertArrayEquals(bytes("TaskProgress-v1.bin"), Codecs.TASK_PROGRESS.encode(StoredValues.taskProgress()));
-        assertArrayEquals(bytes("AppenderState-v1.bin"), Codecs.APPENDER_STATE.encode(StoredValues.appenderState()));
+        assertArrayEquals(bytes("AppenderState-v2.bin"), Codecs.APPENDER_STATE.encode(StoredValues.appenderState()));
+        assertArrayEquals(bytes("StateRollup-v1.bin"), Codecs.STATE_ROLLUP.encode(StoredValues.stateRollup()));
     }
 
     private static void assertBatchV1(Batch batch) {

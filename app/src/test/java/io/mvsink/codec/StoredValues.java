@@ -5,7 +5,9 @@ import io.mvsink.avro.Batch;
 import io.mvsink.avro.BatchReport;
 import io.mvsink.avro.Contribution;
 import io.mvsink.avro.Part;
+import io.mvsink.avro.RetiredBlob;
 import io.mvsink.avro.StateDiff;
+import io.mvsink.avro.StateRollup;
 import io.mvsink.avro.TaskProgress;
 import java.util.List;
 
@@ -44,11 +46,17 @@ final class StoredValues {
             .setRemovedBatchIds(List.of("old-batch-1"))
             .setGarbageBlobs(List.of("orders.v1/garbage-0000.avro"))
             .setAppendedAtMs(1_700_000_000_456L)
+            .setSince(2_000L)
             .build();
     }
 
     static AppenderState appenderState() {
-        return new AppenderState("orders.v1", 3_000L, 42L, 4, List.of("orders.v1/garbage-0000.avro"));
+        return new AppenderState("orders.v1", 3_000L, 42L, 4, List.of("orders.v1/garbage-0000.avro"), 2_000L, 40L);
+    }
+
+    static StateRollup stateRollup() {
+        return new StateRollup("orders.v1", 42L, 3_000L, 2_000L, 4, List.of(batch()),
+            List.of(new RetiredBlob("orders.v1/old-0000.avro", 1_700_000_000_789L)), 1_700_000_001_000L);
     }
 
     static TaskProgress taskProgress() {

@@ -98,6 +98,86 @@ class ShardStateTest {
         assertRefusedWithoutChange(diff(2, 1000, 2000, 2, batch("b2", c(0, 1000, 2000), c(1, 1000, 2000))));
     }
 
+    @Test
+    void shouldReplaceAnExactCoverByAMergedBatchAndRetireItsParts() {
+        Batch b1 = withPart(batch("b1", c(0, 0, 1000), c(1, 0, 1000)), "s/b1-0");
+        Batch b2 = withPart(batch("b2", c(0, 1000, 2000)), "s/b2-0");
+        Batch b3 = withPart(batch("b3", c(1, 1000, 2000)), "s/b3-0");
+        state.apply(diff(1, 0, 1000, 2, b1));
+        state.apply(diff(2, 1000, 2000, 2, b2, b3));
+        Batch merged = withPart(batch("m", c(0, 0, 2000), c(1, 0, 2000)), "s/m-0");
+
+        state.apply(compaction(3, 2000, 2, 7_000L, merged, "b1", "b2", "b3"));
+
+        assertEquals(2000, state.upper(), "a compaction leaves the upper");
+        assertEquals(3, state.seqno());
+        assertEquals(List.of("m"), state.batches().stream().map(Batch::getBatchId).toList());
+        assertEquals(java.util.Set.of("s/m-0"), state.referencedBlobs());
+        assertEquals(java.util.Map.of("s/b1-0", 7_000L, "s/b2-0", 7_000L, "s/b3-0", 7_000L), state.retired());
+    }
+
+    @Test
+    void shouldRefuseACompactionThatDoesNotReplaceAnExactCoverByOne() {
+        state.apply(diff(1, 0, 1000, 2, batch("b1", c(0, 0, 1000), c(1, 0, 1000))));
+        state.apply(diff(2, 1000, 2000, 2, batch("b2", c(0, 1000, 2000)), batch("b3", c(1, 1000, 2000))));
+
+        // b2 alone is not an exact cover of [1000, 2000) (partition 1 is missing)
+        assertRefusedWithoutChange(compaction(3, 2000, 2, 0L, batch("m", c(0, 1000, 2000), c(1, 1000, 2000)), "b2"));
+        // the merged batch must cover what it replaces, no more and no less
+        assertRefusedWithoutChange(compaction(3, 2000, 2, 0L, batch("m", c(0, 0, 2000), c(1, 0, 1500)), "b1", "b2", "b3"));
+        assertRefusedWithoutChange(compaction(3, 2000, 2, 0L, batch("m", c(0, 1000, 2000), c(1, 1000, 2000)), "b1", "b2", "b3"));
+        // a batch that is not live
+        assertRefusedWithoutChange(compaction(3, 2000, 2, 0L, batch("m", c(0, 0, 1000), c(1, 0, 1000)), "gone"));
+        // nothing to replace
+        assertRefusedWithoutChange(compaction(3, 2000, 2, 0L, batch("m", c(0, 0, 1000), c(1, 0, 1000))));
+    }
+
+    @Test
+    void shouldAdvanceSinceAndRefuseMovingItBackOrAboveTheUpper() {
+        StateDiff first = diff(1, 0, 1000, 1, batch("b1", c(0, 0, 1000)));
+        first.setSince(500L);
+        state.apply(first);
+        assertEquals(500, state.since());
+
+        StateDiff back = diff(2, 1000, 2000, 1, batch("b2", c(0, 1000, 2000)));
+        back.setSince(400L);
+        assertRefusedWithoutChange(back);
+        StateDiff above = diff(2, 1000, 2000, 1, batch("b2", c(0, 1000, 2000)));
+        above.setSince(2500L);
+        assertRefusedWithoutChange(above);
+        assertEquals(500, state.since());
+    }
+
+    @Test
+    void shouldRebuildFromARollupAsFromTheDiffsItCovers() {
+        state.apply(diff(1, 0, 1000, 1, withPart(batch("b1", c(0, 0, 1000)), "s/b1-0")));
+        state.apply(diff(2, 1000, 2000, 1, withPart(batch("b2", c(0, 1000, 2000)), "s/b2-0")));
+        state.apply(compaction(3, 2000, 1, 5_000L, withPart(batch("m", c(0, 0, 2000)), "s/m-0"), "b1", "b2"));
+
+        ShardState rebuilt = ShardState.of(state.rollup(9_000L, 5_000L));
+        ShardState forgot = ShardState.of(state.rollup(9_000L, 5_001L));
+
+        assertEquals(state.upper(), rebuilt.upper());
+        assertEquals(state.seqno(), rebuilt.seqno());
+        assertEquals(List.copyOf(state.batches()), List.copyOf(rebuilt.batches()));
+        assertEquals(state.retired(), rebuilt.retired());
+        assertTrue(forgot.retired().isEmpty(), "blobs retired before the cut are left out");
+        rebuilt.apply(diff(4, 2000, 3000, 1, batch("b4", c(0, 2000, 3000))));
+        assertEquals(3000, rebuilt.upper());
+    }
+
+    private static Batch withPart(Batch batch, String key) {
+        batch.setParts(List.of(new io.mvsink.avro.Part(key, 1, 10L, 1L)));
+        return batch;
+    }
+
+    private static StateDiff compaction(long seqno, long upper, int partitions, long at, Batch merged, String... removed) {
+        StateDiff diff = diff(seqno, upper, upper, partitions, merged);
+        diff.setRemovedBatchIds(List.of(removed));
+        diff.setAppendedAtMs(at);
+        return diff;
+    }
+
     private ConsensusCorruptException assertRefusedWithoutChange(StateDiff diff) {
         long upper = state.upper();
         long seqno = state.seqno();

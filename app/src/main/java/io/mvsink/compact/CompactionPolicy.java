@@ -1,0 +1,85 @@
+package io.mvsink.compact;
+
+import io.mvsink.avro.Batch;
+import io.mvsink.consensus.CoverCheck;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Which live batches to merge next. The live batches of a shard tile {@code [0, upper)} for every
+ * partition; they fall into <em>runs</em>: maximal groups whose ranges overlap, each an exact
+ * cover of its own range (a seal's batches form one run; a merged batch is a run of its own).
+ *
+ * <p>The rule keeps the runs geometric: two adjacent runs are merged when the older one weighs at
+ * most twice the newer one (weight: consolidated updates, at least 1); failing that, a run of
+ * several batches is merged on its own. Once no rule applies, each run weighs more than twice the
+ * next, so there are at most {@code 1 + log2(total weight)} runs, each one batch but the newest
+ * (whose batches wait for their turn): the live batches of a shard stay logarithmic in its
+ * updates, hence in its appends. Runs whose parts hold more than {@code maxBatchBytes} together
+ * are never merged (a merge holds its input in memory); past that size the count grows with the
+ * shard's bytes divided by the cap, not with its appends.
+ */
+public final class CompactionPolicy {
+    private CompactionPolicy() {
+    }
+
+    /** One run: its batches, its range and its weight. */
+    public record Run(List<Batch> batches, long lower, long upper, long weight, long bytes) {
+    }
+
+    /** The live batches in runs, oldest first. */
+    public static List<Run> runs(Collection<Batch> live) {
+        List<Batch> sorted = new ArrayList<>(live);
+        sorted.sort(Comparator.comparingLong((Batch b) -> CoverCheck.range(List.of(b))[0])
+            .thenComparing(Batch::getBatchId));
+        List<Run> runs = new ArrayList<>();
+        List<Batch> current = new ArrayList<>();
+        long lower = 0;
+        long upper = Long.MIN_VALUE;
+        for (Batch batch : sorted) {
+            long[] range = CoverCheck.range(List.of(batch));
+            if (!current.isEmpty() && range[0] >= upper) {
+                runs.add(run(current, lower, upper));
+                current = new ArrayList<>();
+            }
+            if (current.isEmpty()) {
+                lower = range[0];
+            }
+            current.add(batch);
+            upper = Math.max(upper, range[1]);
+        }
+        if (!current.isEmpty()) {
+            runs.add(run(current, lower, upper));
+        }
+        return runs;
+    }
+
+    private static Run run(List<Batch> batches, long lower, long upper) {
+        long updates = batches.stream().mapToLong(Batch::getUpdates).sum();
+        long bytes = batches.stream().mapToLong(Batch::getBytes).sum();
+        return new Run(List.copyOf(batches), lower, upper, Math.max(1, updates), bytes);
+    }
+
+    /** The batches to merge next (an exact cover of their range), if any rule applies. */
+    public static Optional<List<Batch>> pick(Collection<Batch> live, long maxBatchBytes) {
+        List<Run> runs = runs(live);
+        for (int i = runs.size() - 2; i >= 0; i--) {
+            Run older = runs.get(i);
+            Run newer = runs.get(i + 1);
+            if (older.weight() <= 2 * newer.weight() && older.bytes() + newer.bytes() <= maxBatchBytes) {
+                List<Batch> both = new ArrayList<>(older.batches());
+                both.addAll(newer.batches());
+                return Optional.of(both);
+            }
+        }
+        for (Run run : runs) {
+            if (run.batches().size() > 1 && run.bytes() <= maxBatchBytes) {
+                return Optional.of(run.batches());
+            }
+        }
+        return Optional.empty();
+    }
+}

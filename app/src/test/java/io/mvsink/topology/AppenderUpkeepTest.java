@@ -1,0 +1,232 @@
+package io.mvsink.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mvsink.avro.Batch;
+import io.mvsink.avro.BatchReport;
+import io.mvsink.avro.Contribution;
+import io.mvsink.avro.Part;
+import io.mvsink.avro.StateDiff;
+import io.mvsink.avro.StateRollup;
+import io.mvsink.batch.CoalescingMode;
+import io.mvsink.batch.PartEncoder;
+import io.mvsink.batch.SharedBatchRegistry;
+import io.mvsink.batch.ShardSink;
+import io.mvsink.blob.InMemoryBlobStore;
+import io.mvsink.codec.Codecs;
+import io.mvsink.compact.BatchMerge;
+import io.mvsink.consensus.ConsensusKeys;
+import io.mvsink.consensus.ConsensusReader;
+import io.mvsink.consensus.ShardState;
+import io.mvsink.metrics.ShardMetrics;
+import io.mvsink.registry.InMemorySchemaRegistry;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.LongSupplier;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The appender's upkeep in one process (TopologyTestDriver, reports piped in directly): merges
+ * committed as compaction appends, since, rollups with tombstones, refusals of merges and batches
+ * that are too old. Merges run inline with a merge that only describes the merged batch.
+ */
+class AppenderUpkeepTest {
+    private static final int PARTITIONS = 2;
+    private static final long WIDTH = 1000;
+
+    private final ShardMetrics metrics = new ShardMetrics("s");
+    private final List<List<Batch>> merged = new ArrayList<>();
+    private LongSupplier mergeClosedAt = System::currentTimeMillis;
+    private SharedBatchRegistry builder;
+    private TopologyTestDriver driver;
+    private TestInputTopic<byte[], byte[]> reports;
+    private TestOutputTopic<byte[], byte[]> consensus;
+    /** The consensus topic as compaction leaves it: the latest value of every key (null: tombstone). */
+    private final Map<String, byte[]> compacted = new TreeMap<>();
+    private final List<StateDiff> history = new ArrayList<>();
+
+    private void start(boolean compacts, long sinceLagMs, int rollupAppends) {
+        builder = new SharedBatchRegistry(CoalescingMode.NONE, new InMemoryBlobStore(), new InMemorySchemaRegistry(),
+            new PartEncoder("null", 1 << 20), Time.SYSTEM, 1000, 1 << 20, 1);
+        builder.addShard(new ShardSink("s", "s/", metrics));
+        BatchMerge merge = (shard, partitions, batches, since) -> {
+            merged.add(batches);
+            return mergedBatch(batches, mergeClosedAt.getAsLong());
+        };
+        SinkContext.Upkeep upkeep = new SinkContext.Upkeep(compacts ? merge : null, Runnable::run, 1L << 30,
+            sinceLagMs, rollupAppends, 600_000L);
+        SinkContext sink = new SinkContext("s", "c-value", WIDTH, PARTITIONS, 10, 60_000, 4096, Time.SYSTEM, metrics,
+            builder, new InMemorySchemaRegistry(), upkeep);
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        driver = new TopologyTestDriver(SinkTopology.build(new SinkTopology.Topics("c", "r", "k", "d"), sink), props);
+        reports = driver.createInputTopic("r", new ByteArraySerializer(), new ByteArraySerializer());
+        consensus = driver.createOutputTopic("k", new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    @AfterEach
+    void stop() {
+        driver.close();
+        builder.close();
+    }
+
+    @Test
+    void shouldKeepLiveBatchesLogarithmicAndTheCompactedTopicBoundedOverSixThousandSeals() {
+        int rollupAppends = 50;
+        start(true, -1, rollupAppends);
+        int maxLive = 0;
+        int maxRetained = 0;
+        for (int k = 0; k < 6_000; k++) {
+            // two batches per interval, as two JVMs would deliver
+            report(batch(k * WIDTH, (k + 1) * WIDTH, 0));
+            report(batch(k * WIDTH, (k + 1) * WIDTH, 1));
+            driver.advanceWallClockTime(Duration.ofMillis(10));
+            drain();
+            ShardState state = rebuilt();
+            maxLive = Math.max(maxLive, state.batches().size());
+            maxRetained = Math.max(maxRetained, (int) compacted.values().stream().filter(v -> v != null).count());
+            assertEquals((k + 1) * WIDTH, state.upper());
+        }
+        long appends = history.size();
+        long seals = metrics.appends();
+        assertEquals(6_000, seals);
+        assertTrue(metrics.compactions() > 1_000, "merges committed: " + metrics.compactions());
+        // 2 batches of weight 1 per seal: total weight 12,000; runs are geometric, so at most
+        // 1 + log2(12000) = 14.6 runs, plus the newest seal's two batches waiting for their merge
+        assertTrue(maxLive <= 17, "live batches stayed logarithmic: at most " + maxLive);
+        assertTrue(maxRetained <= rollupAppends + 1, "retained consensus records: at most " + maxRetained);
+        assertEquals(appends / rollupAppends, metrics.rollups());
+        // the compacted topic describes the same state as the whole history
+        ShardState replayed = new ShardState("s");
+        history.forEach(replayed::apply);
+        ShardState fromRollup = rebuilt();
+        assertEquals(replayed.seqno(), fromRollup.seqno());
+        assertEquals(replayed.upper(), fromRollup.upper());
+        assertEquals(ids(replayed), ids(fromRollup));
+        assertEquals(0, metrics.compactionConflicts());
+        System.out.printf("appender upkeep: seals=%d appends=%d compactions=%d rollups=%d maxLive=%d maxRetained=%d%n",
+            seals, appends, metrics.compactions(), metrics.rollups(), maxLive, maxRetained);
+    }
+
+    @Test
+    void shouldLetTheTasksReadTheUpperFromTheRollupWhenEveryDiffIsTombstoned() {
+        start(false, -1, 2);
+        report(batch(0, WIDTH, 0, 1));
+        report(batch(WIDTH, 2 * WIDTH, 0, 1));
+        drain();
+        assertEquals(1, metrics.rollups());
+        assertTrue(compacted.get(ConsensusKeys.diff("s", 1)) == null && compacted.get(ConsensusKeys.diff("s", 2)) == null,
+            "both diffs are tombstoned");
+        SealedUpper sealed = new SealedUpper(driver.getKeyValueStore(StoreNames.CONSENSUS), "s");
+        assertEquals(2 * WIDTH, sealed.get(), "the global store holds only the rollup");
+    }
+
+    @Test
+    void shouldAdvanceSinceBehindTheUpperByTheLag() {
+        start(false, 3 * WIDTH, 100);
+        for (int k = 0; k < 10; k++) {
+            report(batch(k * WIDTH, (k + 1) * WIDTH, 0, 1));
+        }
+        drain();
+        assertEquals(0, history.get(0).getSince(), "never below 0");
+        assertEquals(7 * WIDTH, history.get(9).getSince(), "upper 10000 minus the lag");
+    }
+
+    @Test
+    void shouldNotCommitAMergeThatFinishedTooLateAndRecordItsPartsAsGarbage() {
+        mergeClosedAt = () -> System.currentTimeMillis() - 400_000; // more than half the grace (300 s) ago
+        start(true, -1, 100);
+        report(batch(0, WIDTH, 0, 1));
+        report(batch(WIDTH, 2 * WIDTH, 0, 1));
+        driver.advanceWallClockTime(Duration.ofMillis(10));
+        report(batch(2 * WIDTH, 3 * WIDTH, 0, 1));
+        drain();
+        assertTrue(metrics.compactionConflicts() >= 1);
+        assertEquals(0, metrics.compactions());
+        assertTrue(history.get(history.size() - 1).getGarbageBlobs().stream().anyMatch(k -> k.startsWith("s/merged-")),
+            "the late merge's parts are garbage");
+    }
+
+    @Test
+    void shouldRejectABatchClosedMoreThanHalfTheGraceAgo() {
+        start(false, -1, 100);
+        Batch old = batch(0, WIDTH, 0, 1);
+        old.setClosedAtMs(System.currentTimeMillis() - 301_000);
+        report(old);
+        drain();
+        assertTrue(history.isEmpty(), "not sealed");
+        assertEquals(1, metrics.mismatches());
+        report(batch(0, WIDTH, 0, 1));
+        drain();
+        assertEquals(WIDTH, history.get(0).getUpper());
+        assertTrue(history.get(0).getGarbageBlobs().contains(old.getParts().get(0).getKey()));
+    }
+
+    private void report(Batch batch) {
+        reports.pipeInput(new TestRecord<>("s".getBytes(StandardCharsets.UTF_8),
+            Codecs.REPORT.encode(new BatchReport(batch, "test"))));
+    }
+
+    private void drain() {
+        for (TestRecord<byte[], byte[]> r : consensus.readRecordsToList()) {
+            String key = new String(r.key(), StandardCharsets.UTF_8);
+            compacted.put(key, r.value());
+            if (r.value() != null && !ConsensusKeys.isRollup(key)) {
+                history.add(Codecs.STATE_DIFF.decode(r.value()));
+            }
+        }
+    }
+
+    private ShardState rebuilt() {
+        Map<String, byte[]> latest = new HashMap<>(compacted);
+        byte[] rollup = latest.remove(ConsensusKeys.rollup("s"));
+        List<StateDiff> diffs = new ArrayList<>();
+        latest.values().stream().filter(v -> v != null).map(Codecs.STATE_DIFF::decode).forEach(diffs::add);
+        diffs.sort((a, b) -> Long.compare(a.getSeqno(), b.getSeqno()));
+        StateRollup r = rollup == null ? null : Codecs.STATE_ROLLUP.decode(rollup);
+        return new ConsensusReader.Log(r, diffs, diffs).state("s");
+    }
+
+    private static List<String> ids(ShardState state) {
+        return state.batches().stream().map(Batch::getBatchId).sorted().toList();
+    }
+
+    private static Batch batch(long lower, long upper, int... partitions) {
+        Batch batch = Batches.batch(lower, upper, partitions);
+        batch.setClosedAtMs(System.currentTimeMillis());
+        return batch;
+    }
+
+    private static Batch mergedBatch(List<Batch> batches, long closedAt) {
+        long lower = batches.stream().mapToLong(Batch::getLower).min().orElseThrow();
+        long upper = batches.stream().mapToLong(Batch::getUpper).max().orElseThrow();
+        List<Contribution> contributions = new ArrayList<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            contributions.add(new Contribution(p, lower, upper, 0L));
+        }
+        String id = UUID.randomUUID().toString();
+        long updates = batches.stream().mapToLong(Batch::getUpdates).sum();
+        return Batch.newBuilder().setBatchId(id).setShard("s").setLower(lower).setUpper(upper)
+            .setSchemaIds(List.of(1)).setContributions(contributions)
+            .setParts(List.of(new Part("s/merged-" + id, 1, 10L, updates))).setUpdates(updates).setBytes(10L)
+            .setClosedAtMs(closedAt).build();
+    }
+}
