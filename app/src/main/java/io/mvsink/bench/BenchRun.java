@@ -86,7 +86,8 @@ final class BenchRun {
             progress.done();
             long blobWrites = deps.blobs().writeRequests() - blobsBefore;
             ConsensusFigures consensus = ConsensusFigures.of(
-                ConsensusReader.diffs(client, config.consensusTopic(), config.shard(), Duration.ofSeconds(60)),
+                ConsensusReader.diffs(client, config.consensusTopic(), config.shard(), Duration.ofSeconds(60)).stream()
+                    .filter(d -> !ShardState.isCompaction(d)).toList(),
                 config.batchIntervalMs());
 
             Map<String, Long> snapshot = new SnapshotReader(deps.blobs()).read(state, state.upper() - 1);

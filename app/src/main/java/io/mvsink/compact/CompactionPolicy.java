@@ -13,14 +13,15 @@ import java.util.Optional;
  * partition; they fall into <em>runs</em>: maximal groups whose ranges overlap, each an exact
  * cover of its own range (a seal's batches form one run; a merged batch is a run of its own).
  *
- * <p>The rule keeps the runs geometric: two adjacent runs are merged when the older one weighs at
- * most twice the newer one (weight: consolidated updates, at least 1); failing that, a run of
- * several batches is merged on its own. Once no rule applies, each run weighs more than twice the
- * next, so there are at most {@code 1 + log2(total weight)} runs, each one batch but the newest
- * (whose batches wait for their turn): the live batches of a shard stay logarithmic in its
- * updates, hence in its appends. Runs whose parts hold more than {@code maxBatchBytes} together
- * are never merged (a merge holds its input in memory); past that size the count grows with the
- * shard's bytes divided by the cap, not with its appends.
+ * <p>The rule keeps the runs geometric: it merges the runs from the oldest run {@code j} whose weight
+ * (consolidated updates, at least 1) is at most twice the weight of all newer runs together, down to
+ * the newest, into one batch. Afterwards every run weighs more than twice all newer runs together,
+ * so there are at most {@code 1 + log2(total weight)} runs; merging a whole suffix also catches up
+ * in one merge when seals arrived faster than merges. Failing that rule, a run of several batches
+ * (a seal's) is merged on its own. Between merges the live batches are those runs plus the seals
+ * appended since the last merge started: logarithmic in the shard's updates, hence in its appends.
+ * Runs whose parts hold more than {@code maxBatchBytes} together are never merged (a merge holds its
+ * input in memory): past that size the count grows with the shard's bytes divided by the cap.
  */
 public final class CompactionPolicy {
     private CompactionPolicy() {
@@ -66,14 +67,24 @@ public final class CompactionPolicy {
     /** The batches to merge next (an exact cover of their range), if any rule applies. */
     public static Optional<List<Batch>> pick(Collection<Batch> live, long maxBatchBytes) {
         List<Run> runs = runs(live);
-        for (int i = runs.size() - 2; i >= 0; i--) {
-            Run older = runs.get(i);
-            Run newer = runs.get(i + 1);
-            if (older.weight() <= 2 * newer.weight() && older.bytes() + newer.bytes() <= maxBatchBytes) {
-                List<Batch> both = new ArrayList<>(older.batches());
-                both.addAll(newer.batches());
-                return Optional.of(both);
+        int oldest = -1;
+        long newerWeight = 0;
+        long bytes = 0;
+        for (int j = runs.size() - 1; j >= 0; j--) {
+            Run run = runs.get(j);
+            bytes += run.bytes();
+            if (bytes > maxBatchBytes) {
+                break;
             }
+            if (j < runs.size() - 1 && run.weight() <= 2 * newerWeight) {
+                oldest = j;
+            }
+            newerWeight += run.weight();
+        }
+        if (oldest >= 0) {
+            List<Batch> suffix = new ArrayList<>();
+            runs.subList(oldest, runs.size()).forEach(run -> suffix.addAll(run.batches()));
+            return Optional.of(suffix);
         }
         for (Run run : runs) {
             if (run.batches().size() > 1 && run.bytes() <= maxBatchBytes) {

@@ -1,6 +1,5 @@
 package io.mvsink.it;
 
-import io.mvsink.avro.StateDiff;
 import io.mvsink.codec.Codecs;
 import io.mvsink.consensus.ConsensusKeys;
 import java.time.Duration;
@@ -59,9 +58,11 @@ final class SealWatch implements AutoCloseable {
             while (!closing) {
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     if (shard.equals(ConsensusKeys.shardOf(record.key())) && record.value() != null) {
-                        StateDiff diff = Codecs.STATE_DIFF.decode(record.value());
-                        if (diff.getUpper() > upper) {
-                            advance(diff.getUpper());
+                        long recordUpper = ConsensusKeys.isRollup(record.key())
+                            ? Codecs.STATE_ROLLUP.decode(record.value()).getUpper()
+                            : Codecs.STATE_DIFF.decode(record.value()).getUpper();
+                        if (recordUpper > upper) {
+                            advance(recordUpper);
                         }
                     }
                 }

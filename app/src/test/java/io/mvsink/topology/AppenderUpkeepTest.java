@@ -100,10 +100,13 @@ class AppenderUpkeepTest {
             report(batch(k * WIDTH, (k + 1) * WIDTH, 1));
             driver.advanceWallClockTime(Duration.ofMillis(10));
             drain();
-            ShardState state = rebuilt();
-            maxLive = Math.max(maxLive, state.batches().size());
+            maxLive = Math.max(maxLive, (int) metrics.liveBatches());
             maxRetained = Math.max(maxRetained, (int) compacted.values().stream().filter(v -> v != null).count());
-            assertEquals((k + 1) * WIDTH, state.upper());
+            if (k % 97 == 0) {
+                ShardState state = rebuilt();
+                assertEquals((k + 1) * WIDTH, state.upper());
+                assertEquals(metrics.liveBatches(), state.batches().size());
+            }
         }
         long appends = history.size();
         long seals = metrics.appends();
