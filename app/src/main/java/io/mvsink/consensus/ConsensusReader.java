@@ -27,8 +27,12 @@ public final class ConsensusReader {
     private ConsensusReader() {
     }
 
-    /** What the topic holds for one shard: its latest rollup (or null) and the diffs that still have a value. */
-    public record Log(StateRollup rollup, List<StateDiff> diffs, List<StateDiff> history) {
+    /**
+     * What the topic holds for one shard: its latest rollup (or null), the diffs that still have a
+     * value, every diff record still in the log, and how many records of the shard (tombstones
+     * included) the log still holds.
+     */
+    public record Log(StateRollup rollup, List<StateDiff> diffs, List<StateDiff> history, long records) {
         /** The shard's state: the rollup plus every later diff. */
         public ShardState state(String shard) {
             ShardState state = rollup == null ? new ShardState(shard) : ShardState.of(rollup);
@@ -58,6 +62,7 @@ public final class ConsensusReader {
     public static Log log(Map<String, Object> clientProps, String topic, String shard, Duration timeout) {
         Map<String, byte[]> latest = new HashMap<>();
         TreeMap<Long, StateDiff> history = new TreeMap<>();
+        long records = 0;
         Map<String, Object> props = new HashMap<>(clientProps);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -70,7 +75,7 @@ public final class ConsensusReader {
                 .map(info -> new TopicPartition(topic, info.partition()))
                 .collect(Collectors.toList());
             if (partitions.isEmpty()) {
-                return new Log(null, List.of(), List.of());
+                return new Log(null, List.of(), List.of(), 0);
             }
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
@@ -85,6 +90,7 @@ public final class ConsensusReader {
                         continue;
                     }
                     latest.put(record.key(), record.value());
+                    records++;
                     if (record.value() != null && !ConsensusKeys.isRollup(record.key())) {
                         StateDiff diff = Codecs.STATE_DIFF.decode(record.value());
                         history.put(diff.getSeqno(), diff);
@@ -101,7 +107,7 @@ public final class ConsensusReader {
                 live.put(diff.getSeqno(), diff);
             }
         });
-        return new Log(rollup, new ArrayList<>(live.values()), new ArrayList<>(history.values()));
+        return new Log(rollup, new ArrayList<>(live.values()), new ArrayList<>(history.values()), records);
     }
     private static boolean reachedEnd(KafkaConsumer<?, ?> consumer, Map<TopicPartition, Long> end) {
         for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {

@@ -36,7 +36,7 @@ public final class ShardMBean implements DynamicMBean {
                       List<String> deadLetterReasons) {
         counter("BlobPuts", "Counter: part blobs written (blob PUT requests that succeeded)", m::partsWritten);
         counter("BlobBytes", "Counter: bytes of part blobs written", m::partBytes);
-        counter("Appends", "Counter: consensus commands (compare-and-append diffs) written", m::appends);
+        counter("Appends", "Counter: seals: compare-and-append diffs that advanced the upper (merges count as Compactions)", m::appends);
         counter("ConsensusDiffBytes", "Counter: bytes of consensus diffs written", m::consensusBytes);
         counter("PartsAppended", "Counter: parts referenced by appends", m::partsAppended);
         counter("BatchesAppended", "Counter: batches referenced by appends", m::batchesAppended);

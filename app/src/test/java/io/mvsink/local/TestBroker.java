@@ -28,6 +28,9 @@ public final class TestBroker implements AutoCloseable {
                     .build();
             KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(nodes);
             KafkaBrokerProcess.singleBrokerOverrides().forEach(builder::setConfigProp);
+            // the log cleaner looks for dirty compacted logs every second (default 15 s), so a
+            // test can watch the consensus topic shrink
+            builder.setConfigProp("log.cleaner.backoff.ms", "1000");
             cluster = builder.build();
             cluster.format();
             cluster.startup();

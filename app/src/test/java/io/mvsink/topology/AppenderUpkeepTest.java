@@ -205,7 +205,7 @@ class AppenderUpkeepTest {
         latest.values().stream().filter(v -> v != null).map(Codecs.STATE_DIFF::decode).forEach(diffs::add);
         diffs.sort((a, b) -> Long.compare(a.getSeqno(), b.getSeqno()));
         StateRollup r = rollup == null ? null : Codecs.STATE_ROLLUP.decode(rollup);
-        return new ConsensusReader.Log(r, diffs, diffs).state("s");
+        return new ConsensusReader.Log(r, diffs, diffs, 0).state("s");
     }
 
     private static List<String> ids(ShardState state) {

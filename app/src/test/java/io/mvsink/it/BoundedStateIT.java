@@ -1,0 +1,149 @@
+package io.mvsink.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mvsink.MvsinkApp;
+import io.mvsink.blob.BlobInfo;
+import io.mvsink.config.MvsinkConfig;
+import io.mvsink.consensus.ConsensusReader;
+import io.mvsink.consensus.ShardState;
+import io.mvsink.local.LocalStack;
+import io.mvsink.local.LocalStackExtension;
+import io.mvsink.produce.CorrectionProducer;
+import io.mvsink.produce.Workload;
+import io.mvsink.produce.WorkloadRunner;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.utils.Time;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A long run on the real stack (at least 5,000 appends) with compaction, rollups, since and the
+ * in-app blob GC on: the shard's live batches, the records its compacted consensus topic retains
+ * and its blobs stay under their bounds while the appends grow, and the snapshot still equals the
+ * independent model. The consensus topic is created with a cleaner that runs within seconds (the
+ * test broker looks every second), as a production topic's would within its segment time.
+ */
+@ExtendWith(LocalStackExtension.class)
+class BoundedStateIT {
+    private static final int ROLLUP_APPENDS = 100;
+    private static final long GRACE_MS = 10_000;
+    private static final long GC_INTERVAL_MS = 2_000;
+    private static final long INTERVAL_MS = 20;
+    private static final int MIN_APPENDS = 5_000;
+
+    private record Sample(double atSeconds, long appends, long seals, int live, long retained, int blobs,
+                          int referenced) {
+    }
+
+    @Test
+    void shouldKeepBatchesConsensusRecordsAndBlobsBoundedOverFiveThousandAppends(LocalStack stack) throws Exception {
+        Properties props = new Properties();
+        props.put(MvsinkConfig.BATCH_INTERVAL_MS, Long.toString(INTERVAL_MS));
+        props.put(MvsinkConfig.PUNCTUATE_INTERVAL_MS, "20");
+        props.put(MvsinkConfig.COMPACTION_SINCE_LAG_MS, "2000");
+        props.put(MvsinkConfig.ROLLUP_APPENDS, Integer.toString(ROLLUP_APPENDS));
+        props.put(MvsinkConfig.GC_GRACE_MS, Long.toString(GRACE_MS));
+        props.put(MvsinkConfig.GC_INTERVAL_MS, Long.toString(GC_INTERVAL_MS));
+        props.put(MvsinkConfig.RECONTRIBUTE_TIMEOUT_MS, "4000");
+        long started = System.nanoTime();
+        try (SinkHarness sink = new SinkHarness(stack, 2, props);
+             CorrectionProducer producer = sink.producer()) {
+            createConsensusTopic(sink);
+            MvsinkApp app = sink.startApp(2);
+            WorkloadRunner runner = new WorkloadRunner(producer, new Workload(61, 300, 0.4), Time.SYSTEM);
+            List<Sample> samples = new ArrayList<>();
+            Sample last;
+            do {
+                runner.run(300, 4_000, Long.MAX_VALUE, INTERVAL_MS, n -> { });
+                last = sample(sink, started);
+                samples.add(last);
+                System.err.println("bounded state: " + last);
+            } while (last.appends() < MIN_APPENDS && seconds(started) < 420);
+
+            Map<String, Long> model = sealAndCompare(sink, runner);
+            Sample end = sample(sink, started);
+            samples.add(end);
+            report(samples, end, app, runner.sent(), model.size());
+
+            assertTrue(end.appends() >= MIN_APPENDS, "appends: " + end.appends());
+            assertTrue(app.metrics().compactions() > 0 && app.metrics().rollups() > 0);
+            assertEquals(0, sink.orphanedBatches(), "orphaned batches");
+            // the bounds (docs/ARCHITECTURE.md, Bounded state) and that none of them grows with the run
+            int liveBound = 2 * log2(end.appends());
+            long retainedBound = 4L * ROLLUP_APPENDS;
+            for (Sample s : samples) {
+                assertTrue(s.live() <= liveBound, "live batches " + s.live() + " over " + liveBound + " at " + s);
+                assertTrue(s.retained() <= retainedBound, "retained records " + s.retained() + " over " + retainedBound
+                    + " at " + s);
+            }
+            List<Sample> second = samples.subList(samples.size() / 2, samples.size());
+            List<Sample> first = samples.subList(1, Math.max(2, samples.size() / 2));
+            int blobsFirst = first.stream().mapToInt(Sample::blobs).max().orElse(0);
+            int blobsSecond = second.stream().mapToInt(Sample::blobs).max().orElse(0);
+            assertTrue(blobsSecond <= blobsFirst * 3 / 2 + 50, "blob count does not grow with the run: first half "
+                + blobsFirst + ", second half " + blobsSecond);
+            long written = app.metrics().partsWritten();
+            assertTrue(end.blobs() < written / 3, "the GC removed most of the " + written + " parts: " + end.blobs()
+                + " remain");
+        }
+    }
+
+    private static Map<String, Long> sealAndCompare(SinkHarness sink, WorkloadRunner runner) {
+        ShardState state = sink.awaitUpper(runner.sealThrough(INTERVAL_MS));
+        Map<String, Long> model = TopicModel.read(sink.clientProps(), sink.correctionsTopic(), sink.registry,
+            state.upper());
+        assertEquals(model, sink.snapshot(state), "snapshot equals the model read back from the corrections topic");
+        return model;
+    }
+
+    private static Sample sample(SinkHarness sink, long started) {
+        ConsensusReader.Log log = ConsensusReader.log(sink.clientProps(), sink.name + "-consensus",
+            sink.correctionsTopic(), Duration.ofSeconds(30));
+        ShardState state = log.state(sink.correctionsTopic());
+        List<BlobInfo> blobs = sink.blobs.list(sink.correctionsTopic() + "/");
+        long seals = log.diffs().stream().filter(d -> !ShardState.isCompaction(d)).count();
+        return new Sample(seconds(started), state.seqno(), seals, state.batches().size(), log.records(), blobs.size(),
+            state.referencedBlobs().size());
+    }
+
+    private static void report(List<Sample> samples, Sample end, MvsinkApp app, long sent, int rows) {
+        System.err.printf("BoundedStateIT summary: appends=%d seals=%d compactions=%d rollups=%d updates=%d rows=%d "
+                + "maxLive=%d maxRetained=%d maxBlobs=%d endBlobs=%d partsWritten=%d runTime=%.1fs%n",
+            end.appends(), app.metrics().appends(), app.metrics().compactions(), app.metrics().rollups(), sent, rows,
+            samples.stream().mapToInt(Sample::live).max().orElse(0),
+            samples.stream().mapToLong(Sample::retained).max().orElse(0),
+            samples.stream().mapToInt(Sample::blobs).max().orElse(0), end.blobs(), app.metrics().partsWritten(),
+            end.atSeconds());
+    }
+
+    private static void createConsensusTopic(SinkHarness sink) throws Exception {
+        try (Admin admin = Admin.create(sink.clientProps())) {
+            NewTopic topic = new NewTopic(sink.name + "-consensus", Optional.of(1), Optional.empty()).configs(Map.of(
+                TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
+                TopicConfig.SEGMENT_MS_CONFIG, "1000",
+                TopicConfig.MIN_CLEANABLE_DIRTY_RATIO_CONFIG, "0.01",
+                TopicConfig.DELETE_RETENTION_MS_CONFIG, "1000",
+                TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, "0"));
+            admin.createTopics(List.of(topic)).all().get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    private static int log2(long n) {
+        return 64 - Long.numberOfLeadingZeros(Math.max(1, n));
+    }
+
+    private static double seconds(long started) {
+        return (System.nanoTime() - started) / 1e9;
+    }
+}
