@@ -90,7 +90,8 @@ final class BenchRun {
                     .filter(d -> !ShardState.isCompaction(d)).toList(),
                 config.batchIntervalMs());
 
-            Map<String, Long> snapshot = new SnapshotReader(deps.blobs()).read(state, state.upper() - 1);
+            Map<String, Long> snapshot = new SnapshotReader(deps.blobs(), deps.registry(),
+                config.correctionsTopic() + "-value").read(state, state.upper() - 1);
             Map<String, Long> model = new TreeMap<>();
             workload.model().forEach((row, count) -> model.put(GenericData.get().toString(row), count));
             return figures(mode, app.metrics(), sent, processed, producingSeconds, blobWrites, consensus,

@@ -75,7 +75,8 @@ final class DemoCommand implements Callable<Integer> {
                 long upper = runner.sealThrough(config.batchIntervalMs());
                 ShardState state = awaitSeal(config, stack, upper, app.metrics(), deps.blobs().writeRequests(), start);
                 System.err.println();
-                Map<String, Long> snapshot = new SnapshotReader(deps.blobs()).read(state, state.upper() - 1);
+                Map<String, Long> snapshot = new SnapshotReader(deps.blobs(), deps.registry(),
+                    config.correctionsTopic() + "-value").read(state, state.upper() - 1);
                 Map<String, Long> model = new TreeMap<>();
                 workload.model().forEach((row, count) -> model.put(GenericData.get().toString(row), count));
                 return summary(app.metrics(), deps.blobs().writeRequests(), sent, state, snapshot, model);

@@ -185,9 +185,9 @@ final class SinkHarness implements AutoCloseable {
         }
     }
 
-    /** Everything sealed, as the snapshot command reads it. */
+    /** Everything sealed, as the snapshot command reads it (into the subject's latest schema). */
     Map<String, Long> snapshot(ShardState state) {
-        return new SnapshotReader(blobs).read(state, state.upper() - 1);
+        return new SnapshotReader(blobs, registry, correctionsTopic() + "-value").read(state, state.upper() - 1);
     }
 
     @Override

@@ -29,6 +29,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -38,6 +40,10 @@ class SnapshotReaderTest {
     private static final GenericRecord BOOK = row(1, "books", 5);
     private static final GenericRecord TOY = row(2, "toys", 7);
     private static final GenericRecord GAME = row(3, "games", 9);
+    /** v1 ({@link Workload#ROW_SCHEMA}) and a field with a default: backward compatible. */
+    private static final Schema V2 = SchemaBuilder.record("Row").namespace("io.mvsink.demo").fields()
+        .requiredLong("id").requiredString("category").requiredLong("amount")
+        .name("region").type().stringType().stringDefault("none").endRecord();
 
     private final InMemoryBlobStore blobs = new InMemoryBlobStore();
     private final InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
@@ -49,7 +55,7 @@ class SnapshotReaderTest {
         builder.addShard(new ShardSink("orders", "orders/", new ShardMetrics("orders")));
     }
     private final ShardState state = new ShardState("orders");
-    private final SnapshotReader reader = new SnapshotReader(blobs);
+    private final SnapshotReader reader = new SnapshotReader(blobs, registry, "orders-value");
 
     @AfterEach
     void close() {
@@ -104,6 +110,55 @@ class SnapshotReaderTest {
         append(1, 0, 1000, batch, build(1, 0, 1000, List.of()));
 
         assertThrows(IllegalStateException.class, () -> reader.read(state, 999));
+    }
+
+    @Test
+    void shouldReadEveryPartIntoTheLatestSchemaSoThatVersionsCancel() throws Exception {
+        registry.setCompatibility("orders-value", "BACKWARD");
+        int v2 = registry.register("orders-value", V2);
+        append(1, 0, 1000,
+            build(0, 0, 1000, List.of(update(schemaId, BOOK, 10, 1), update(schemaId, TOY, 20, 1),
+                update(v2, inV2(GAME, "eu"), 30, 1), update(v2, inV2(TOY, "none"), 40, -1))),
+            build(1, 0, 1000, List.of(update(v2, inV2(BOOK, "eu"), 50, 1))));
+
+        Map<String, Long> rows = reader.read(state, 999);
+
+        assertEquals(Map.of(json(inV2(BOOK, "none")), 1L, json(inV2(BOOK, "eu")), 1L, json(inV2(GAME, "eu")), 1L),
+            rows, "TOY inserted under v1 and retracted under v2 cancels; v1 rows get v2's default");
+    }
+
+    @Test
+    void shouldRefuseAnAsOfBelowSince() throws Exception {
+        state.apply(StateDiff.newBuilder().setShard("orders").setSeqno(1).setLower(0).setUpper(1000)
+            .setPartitionCount(2).setSince(500L).setAppendedAtMs(0L)
+            .setAdded(List.of(build(0, 0, 1000, List.of(update(schemaId, BOOK, 500, 1))), build(1, 0, 1000, List.of())))
+            .build());
+
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> reader.read(state, 499));
+        assertTrue(e.getMessage().contains("since 500"), e.getMessage());
+        assertEquals(Map.of(json(BOOK), 1L), reader.read(state, 500), "since itself is readable");
+    }
+
+    @Test
+    void shouldNameThePartAndTheIdsWhenTheLatestSchemaCannotReadAPart() throws Exception {
+        append(1, 0, 1000, build(0, 0, 1000, List.of(update(schemaId, BOOK, 1, 1))), build(1, 0, 1000, List.of()));
+        registry.setCompatibility("orders-value", "NONE");
+        int incompatible = registry.register("orders-value", SchemaBuilder.record("Row").namespace("io.mvsink.demo")
+            .fields().requiredString("id").endRecord());
+        String key = state.batches().iterator().next().getParts().get(0).getKey();
+
+        UnreadablePartException e = assertThrows(UnreadablePartException.class, () -> reader.read(state, 999));
+
+        assertTrue(e.getMessage().contains(key), e.getMessage());
+        assertTrue(e.getMessage().contains("schema id " + schemaId), e.getMessage());
+        assertTrue(e.getMessage().contains("id " + incompatible + " of subject orders-value"), e.getMessage());
+    }
+
+    private static GenericRecord inV2(GenericRecord v1, String region) {
+        GenericRecord row = new GenericData.Record(V2);
+        v1.getSchema().getFields().forEach(f -> row.put(f.name(), v1.get(f.name())));
+        row.put("region", region);
+        return row;
     }
 
     private Batch build(int partition, long lower, long upper, List<Update> updates) throws Exception {

@@ -19,6 +19,8 @@ import io.mvsink.read.SnapshotReader;
 import io.mvsink.registry.AvroRowCodec;
 import io.mvsink.registry.InMemorySchemaRegistry;
 import io.mvsink.registry.WireFormat;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,7 +35,9 @@ import java.util.TreeMap;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.DecoderFactory;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -125,11 +129,11 @@ class InputFuzzTest {
                 continue;
             }
             acceptedMutants += input.good() ? 0 : 1;
-            String row = GenericData.get().toString(rows.deserialize(input.value()));
+            String row = GenericData.get().toString(inLatestSchema(input.value()));
             expected.merge(row, input.diff(), Long::sum);
         }
         expected.values().removeIf(count -> count == 0);
-        assertEquals(expected, new SnapshotReader(blobs).read(state, upper - 1),
+        assertEquals(expected, new SnapshotReader(blobs, registry, SUBJECT).read(state, upper - 1),
             "sealed = every record that was not dead-lettered (seed " + seed + ")");
         assertEquals(dead.size(), metrics.deadLetteredCount(), "every dead letter counted");
         assertTrue(good.size() > RECORDS / 4, "a real share of good records: " + good.size());
@@ -195,6 +199,18 @@ class InputFuzzTest {
         long diff() {
             Header header = record.headers().lastHeader(InputDecoder.DIFF_HEADER);
             return header == null ? 1 : Long.parseLong(new String(header.value(), StandardCharsets.UTF_8).trim());
+        }
+    }
+
+    /** The row of a wire-format value read into the subject's latest schema, as the snapshot reads it. */
+    private GenericRecord inLatestSchema(byte[] value) {
+        Schema writer = registry.schemaById(WireFormat.schemaId(value));
+        GenericDatumReader<GenericRecord> reader = new GenericDatumReader<>(writer, registry.latest(SUBJECT).schema());
+        try {
+            return reader.read(null, DecoderFactory.get().binaryDecoder(value, WireFormat.HEADER_SIZE,
+                value.length - WireFormat.HEADER_SIZE, null));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

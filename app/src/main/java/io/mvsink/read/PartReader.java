@@ -1,0 +1,82 @@
+package io.mvsink.read;
+
+import io.mvsink.batch.PartEncoder;
+import io.mvsink.registry.SubjectVersion;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaCompatibility;
+import org.apache.avro.file.DataFileReader;
+import org.apache.avro.file.SeekableByteArrayInput;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * Reads parts into one target row schema, a version of the shard's subject (normally its
+ * latest). A part's writer schema is the one in its container file; Avro schema resolution
+ * reads it into the target, so a row written under an older version gets the target's
+ * defaults for the fields it lacks. This is what lets rows written under different versions
+ * of a backward-compatible subject meet: read into the latest version, equal rows are equal.
+ *
+ * <p>A part whose metadata does not carry the schema id its batch names, or whose writer schema
+ * the target cannot read, is an {@link UnreadablePartException}; a file that is not a readable
+ * Avro container is an {@link UncheckedIOException}. Both name the part. Not thread-safe (the
+ * reader reuses its records).
+ */
+public final class PartReader {
+    private final SubjectVersion target;
+    private final Schema targetUpdate;
+
+    /** Receives each update of a part, its row read into the target schema. */
+    @FunctionalInterface
+    public interface Updates {
+        /** {@code row} may be reused by the reader after this returns: copy what must be kept. */
+        void accept(GenericRecord row, long time, long diff);
+    }
+
+    public PartReader(SubjectVersion target) {
+        this.target = target;
+        this.targetUpdate = PartEncoder.updateSchema(target.schema());
+    }
+
+    /** The version rows are read into. */
+    public SubjectVersion target() {
+        return target;
+    }
+
+    /**
+     * Reads every update of the part at {@code key} (its bytes), which its batch says was written
+     * with schema id {@code expectedSchemaId}, in file order.
+     *
+     * @throws UnreadablePartException the metadata id differs, or the target cannot read the writer schema
+     */
+    public void read(String key, byte[] bytes, int expectedSchemaId, Updates updates) {
+        // the writer schema is set from the file when it opens; the target is what records are read into
+        GenericDatumReader<GenericRecord> datum = new GenericDatumReader<>(null, targetUpdate);
+        try (DataFileReader<GenericRecord> file = new DataFileReader<>(new SeekableByteArrayInput(bytes), datum)) {
+            String schemaId = file.getMetaString(PartEncoder.META_SCHEMA_ID);
+            if (schemaId == null || !schemaId.equals(Integer.toString(expectedSchemaId))) {
+                throw new UnreadablePartException("part " + key + " carries schema id " + schemaId
+                    + " but its batch says " + expectedSchemaId);
+            }
+            checkReadable(key, expectedSchemaId, file.getSchema());
+            GenericRecord update = null;
+            while (file.hasNext()) {
+                update = file.next(update);
+                updates.accept((GenericRecord) update.get("row"), (Long) update.get("time"), (Long) update.get("diff"));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read part " + key, e);
+        }
+    }
+
+    private void checkReadable(String key, int writerId, Schema writerUpdate) {
+        SchemaCompatibility.SchemaPairCompatibility check =
+            SchemaCompatibility.checkReaderWriterCompatibility(targetUpdate, writerUpdate);
+        if (check.getType() != SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
+            throw new UnreadablePartException("part " + key + " was written with schema id " + writerId
+                + ", which the target schema (id " + target.id() + " of subject " + target.subject()
+                + ") cannot read: " + check.getDescription());
+        }
+    }
+}
