@@ -4,6 +4,7 @@ import io.mvsink.batch.SharedBatchRegistry;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.compact.BatchMerge;
+import io.mvsink.compact.BatchMerger;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.metrics.ShardJmx;
 import io.mvsink.metrics.ShardMBean;
@@ -101,7 +102,8 @@ public final class MvsinkApp implements AutoCloseable {
                 thread.setDaemon(true);
                 return thread;
             });
-            merge = null; // MERGER-PENDING new BatchMerger(deps.blobs(), deps.registry(), config.correctionsTopic() + "-value", Wiring.encoder(config), config.blobPrefix(), deps.time());
+            merge = new BatchMerger(deps.blobs(), deps.registry(), config.correctionsTopic() + "-value",
+                Wiring.encoder(config), config.blobPrefix(), deps.time());
         }
         return new SinkContext.Upkeep(merge, compactor == null ? Runnable::run : compactor,
             config.getLong(MvsinkConfig.COMPACTION_MAX_BATCH_BYTES), config.getLong(MvsinkConfig.COMPACTION_SINCE_LAG_MS),

@@ -37,9 +37,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LocalStackExtension.class)
 class BoundedStateIT {
     private static final int ROLLUP_APPENDS = 100;
-    private static final long GRACE_MS = 10_000;
-    private static final long GC_INTERVAL_MS = 2_000;
-    private static final long INTERVAL_MS = 20;
+    private static final long GRACE_MS = 30_000;
+    private static final long GC_INTERVAL_MS = 5_000;
+    private static final long INTERVAL_MS = 50;
     private static final int MIN_APPENDS = 5_000;
 
     private record Sample(double atSeconds, long appends, long seals, int live, long retained, int blobs,
@@ -68,7 +68,9 @@ class BoundedStateIT {
                 runner.run(300, 4_000, Long.MAX_VALUE, INTERVAL_MS, n -> { });
                 last = sample(sink, started);
                 samples.add(last);
-                System.err.println("bounded state: " + last);
+                System.err.println("bounded state: " + last + " mismatches=" + app.metrics().mismatches()
+                    + " recontributions=" + app.metrics().recontributions() + " compactions="
+                    + app.metrics().compactions());
             } while (last.appends() < MIN_APPENDS && seconds(started) < 420);
 
             Map<String, Long> model = sealAndCompare(sink, runner);
@@ -118,9 +120,11 @@ class BoundedStateIT {
     }
 
     private static void report(List<Sample> samples, Sample end, MvsinkApp app, long sent, int rows) {
-        System.err.printf("BoundedStateIT summary: appends=%d seals=%d compactions=%d rollups=%d updates=%d rows=%d "
+        System.err.printf("BoundedStateIT summary: appends=%d seals=%d compactions=%d conflicts=%d rollups=%d "
+                + "mismatches=%d recontributions=%d updates=%d rows=%d "
                 + "maxLive=%d maxRetained=%d maxBlobs=%d endBlobs=%d partsWritten=%d runTime=%.1fs%n",
-            end.appends(), app.metrics().appends(), app.metrics().compactions(), app.metrics().rollups(), sent, rows,
+            end.appends(), app.metrics().appends(), app.metrics().compactions(), app.metrics().compactionConflicts(),
+            app.metrics().rollups(), app.metrics().mismatches(), app.metrics().recontributions(), sent, rows,
             samples.stream().mapToInt(Sample::live).max().orElse(0),
             samples.stream().mapToLong(Sample::retained).max().orElse(0),
             samples.stream().mapToInt(Sample::blobs).max().orElse(0), end.blobs(), app.metrics().partsWritten(),
