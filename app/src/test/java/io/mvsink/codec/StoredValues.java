@@ -48,7 +48,7 @@ final class StoredValues {
     }
 
     static AppenderState appenderState() {
-        return new AppenderState("orders.v1", 3_000L, 42L, 4, List.of("orders.v1/garbage-0000.avro"));
+        return new AppenderState("orders.v1", 3_000L, 42L, 4, List.of("orders.v1/garbage-0000.avro"), 0L, 0L, List.of());
     }
 
     static TaskProgress taskProgress() {
