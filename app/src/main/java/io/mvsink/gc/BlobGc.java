@@ -39,8 +39,8 @@ import org.slf4j.LoggerFactory;
  *       hold. {@code S} holds every append committed before the reader took the topic's end
  *       offsets (read_committed), which is after {@code T0}: so {@code A} committed after
  *       {@code T0}. The appender checked {@code A}'s batch at {@code c} with
- *       {@code c - closedAtMs <= g/2} (it never seals a batch closed more than {@code g/2} ago;
- *       this holds for compaction's merged batches too), and {@code c >= T0 - τ}, where {@code τ}
+ *       {@code c - closedAtMs <= g/2} (it never seals a batch closed more than {@code g/2} ago,
+ *       merged batches of compaction included), and {@code c >= T0 - τ}, where {@code τ}
  *       bounds the time from that check to the commit of the appender's transaction (a transaction
  *       open longer than {@code transaction.timeout.ms}, 10 s under Kafka Streams' exactly-once,
  *       is aborted and never commits). {@code B} was written at {@code m >= closedAtMs - δ},
@@ -50,7 +50,7 @@ import org.slf4j.LoggerFactory;
  *       stays open for a part cut before its last contribution arrived. Hence
  *       {@code m >= T0 - τ - g/2 - δ}. But (3) and (4) give {@code m < t - g <= T0 - 3g/4}.
  *       Both hold only if {@code τ + δ > g/4}: as long as {@code τ + δ + ε <= g/4}, with
- *       {@code ε} the skew between the clocks of storage ({@code m}), the tasks
+ *       {@code ε} the skew between the clocks of storage ({@code m}, listed to the second), the tasks
  *       ({@code closedAtMs}), the appender and this GC, no such {@code A} exists.</li>
  *   <li>A state before {@code S} in which {@code B} was live: a seal never removes a batch, so a
  *       compaction took {@code B} out and {@code S} records it retired at {@code r} (the appender
