@@ -6,6 +6,7 @@ import io.mvsink.blob.BlobStore;
 import io.mvsink.compact.BatchMerge;
 import io.mvsink.compact.BatchMerger;
 import io.mvsink.config.MvsinkConfig;
+import io.mvsink.gc.GcService;
 import io.mvsink.metrics.ShardJmx;
 import io.mvsink.metrics.ShardMBean;
 import io.mvsink.metrics.ShardMetrics;
@@ -37,10 +38,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class MvsinkApp implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MvsinkApp.class);
+    private static final Duration GC_STOP = Duration.ofSeconds(10);
 
     private final MvsinkConfig config;
     private final Dependencies deps;
     private final SinkTopology.Topics topics;
+    private GcService gc;
     private KafkaStreams streams;
     private ShardJmx jmx;
     private ExecutorService compactor;
@@ -90,6 +93,7 @@ public final class MvsinkApp implements AutoCloseable {
         jmx = ShardJmx.register(config.shard(), new ShardMBean(deps.metrics(), deps.batches()::queuedBytes,
             deps.batches()::liveBatches, DeadLetterReason.ALL));
         streams.start();
+        gc = GcService.start(config, deps.blobs(), deps.metrics(), deps.time());
         LOG.info("shard {}: started over {} partitions of {}", config.shard(), partitions, topics.corrections());
     }
 
@@ -145,10 +149,14 @@ public final class MvsinkApp implements AutoCloseable {
     }
 
     /**
-     * Stops the stream threads (committing what they did), bounded by {@code timeout}, and
-     * unregisters the shard's MBean (so a new app of the shard in this JVM can register it).
+     * Stops the blob GC (waiting at most 10 s for a run to stop), then the stream threads (committing
+     * what they did), bounded by {@code timeout}, and unregisters the shard's MBean (so a new app of
+     * the shard in this JVM can register it).
      */
     public synchronized void close(Duration timeout) {
+        if (gc != null) {
+            gc.close(timeout.compareTo(GC_STOP) < 0 ? timeout : GC_STOP);
+        }
         if (streams != null && !streams.close(timeout)) {
             LOG.warn("shard {}: stream threads did not stop within {}", config.shard(), timeout);
         }

@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** The {@code mvsink} command line: the only room that knows picocli. */
 @Command(name = "mvsink", mixinStandardHelpOptions = true, version = "mvsink 0.1.0",
     description = "Sinks a stream of view corrections into Azure Blob Storage as coalesced, sealed batches.",
-    subcommands = {RunCommand.class, ProduceCommand.class, SnapshotCommand.class, DemoCommand.class,
+    subcommands = {RunCommand.class, ProduceCommand.class, SnapshotCommand.class, GcCommand.class, DemoCommand.class,
         BenchCommand.class, OptionsCommand.class, TopologyCommand.class})
 public final class Main {
 

@@ -75,6 +75,12 @@ public final class ShardMBean implements DynamicMBean {
         counter("Contributions", "Counter: closed ranges handed to the batch registry", m::contributions);
         counter("BuilderRefusals", "Counter: contributions refused because the builder queue was full",
             m::builderRefusals);
+        counter("GcRuns", "Counter: blob garbage collection runs of this app (completed or stopped early)",
+            m::gcRuns);
+        counter("GcDeletedBlobs", "Counter: unreferenced blobs deleted by this app's blob garbage collection",
+            m::gcDeletedBlobs);
+        counter("GcFailures", "Counter: blob garbage collection runs that failed (retried at the next interval)",
+            m::gcFailures);
         gauge("CorrectionBufferEntries", "Gauge: approximate correction buffer entries, summed over this JVM's "
             + "tasks of the shard (as of each task's last punctuation)", m::correctionBufferEntries);
         gauge("BuilderQueuedBytes", "Gauge: contribution bytes waiting for a builder thread (JVM-wide batch "

@@ -25,6 +25,9 @@ public final class ShardMetrics {
     private final LongAdder builderRefused = new LongAdder();
     private final LongAdder partsWritten = new LongAdder();
     private final LongAdder partBytes = new LongAdder();
+    private final LongAdder gcRuns = new LongAdder();
+    private final LongAdder gcDeletedBlobs = new LongAdder();
+    private final LongAdder gcFailures = new LongAdder();
     private final LongAdder appends = new LongAdder();
     private final LongAdder batchesAppended = new LongAdder();
     private final LongAdder partsAppended = new LongAdder();
@@ -77,6 +80,14 @@ public final class ShardMetrics {
         partBytes.add(bytes);
     }
 
+    /** A blob GC run ended (completed or stopped early) having deleted {@code deletedBlobs} blobs. */
+    public void gcRan(int deletedBlobs) {
+        gcRuns.increment();
+        gcDeletedBlobs.add(deletedBlobs);
+    }
+
+    public void gcFailed() { gcFailures.increment(); }
+
     /** One successful append of {@code batches} batches holding {@code parts} parts. */
     public void appended(long intervals, int batches, int parts, long diffBytes, long latencyMs) {
         appends.increment();
@@ -117,6 +128,9 @@ public final class ShardMetrics {
     public long intervalsSealed() { return intervalsSealed.sum(); }
     public long consensusBytes() { return consensusBytes.sum(); }
     public long mismatches() { return mismatches.sum(); }
+    public long gcRuns() { return gcRuns.sum(); }
+    public long gcDeletedBlobs() { return gcDeletedBlobs.sum(); }
+    public long gcFailures() { return gcFailures.sum(); }
     public LatencyRecorder sealLatency() { return sealLatency; }
     /** Approximate correction buffer entries summed over this JVM's tasks of the shard. */
     public long correctionBufferEntries() {

@@ -1,0 +1,83 @@
+package io.mvsink.cli;
+
+import io.mvsink.Wiring;
+import io.mvsink.blob.BlobStore;
+import io.mvsink.config.MvsinkConfig;
+import io.mvsink.consensus.ConsensusReader;
+import io.mvsink.gc.BlobGc;
+import io.mvsink.gc.GcResult;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import org.apache.kafka.common.utils.Time;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "gc", description = "Deletes the shard's blobs that no state references once they are older than "
+    + "the grace period (gc.grace.ms). Never deletes a referenced blob, one compaction retired less than the grace "
+    + "ago, or anything outside the shard's blob prefix; deletes nothing while the shard has no appends. Prints "
+    + "one summary line on stderr; exit 2 if it stopped early because reading and deleting took longer than a "
+    + "quarter of the grace (run it again).")
+final class GcCommand implements Callable<Integer> {
+    static final int EXIT_STOPPED_EARLY = 2;
+
+    @Mixin
+    Settings settings;
+
+    @Option(names = "--shard", description = "The shard to collect (default: the configured shard); its blob prefix "
+        + "is <shard>/ unless blob.prefix is set.")
+    String shard;
+
+    @Option(names = "--grace-ms", paramLabel = "MS", description = "Grace period (default: gc.grace.ms). Never less "
+        + "than the gc.grace.ms the shard's apps run with: their appenders seal batches up to half of it old.")
+    Long graceMs;
+
+    @Option(names = "--dry-run", description = "Delete nothing; print the keys it would delete, one per line on stdout.")
+    boolean dryRun;
+
+    @Override
+    public Integer call() {
+        MvsinkConfig config = config();
+        long configuredGrace = config.getLong(MvsinkConfig.GC_GRACE_MS);
+        long grace = graceMs != null ? graceMs : configuredGrace;
+        if (grace < configuredGrace) {
+            throw new IllegalArgumentException("--grace-ms " + grace + " is below " + MvsinkConfig.GC_GRACE_MS
+                + " (" + configuredGrace + "): a running appender may still seal a batch whose parts are that old");
+        }
+        Map<String, Object> props = config.kafkaClientProps();
+        GcResult result;
+        try (BlobStore blobs = Wiring.blobs(config)) {
+            BlobGc gc = new BlobGc(blobs, config.blobPrefix(), grace, Time.SYSTEM);
+            result = gc.run(() -> ConsensusReader.read(props, config.consensusTopic(), config.shard(),
+                Duration.ofSeconds(60)), dryRun);
+        }
+        if (dryRun) {
+            result.deleted().forEach(System.out::println);
+        }
+        System.err.println("gc: shard " + config.shard() + ", prefix " + config.blobPrefix() + ", grace " + grace
+            + " ms: " + result.summary());
+        return result.outcome() == GcResult.Outcome.STALE_STATE ? EXIT_STOPPED_EARLY : 0;
+    }
+
+    /**
+     * The options, with {@code --shard} as the shard's name. An explicit blob.prefix belongs to the
+     * configured shard, so pointing it at another shard would collect that prefix against the wrong
+     * state: refused.
+     */
+    private MvsinkConfig config() {
+        Properties props = settings.properties();
+        MvsinkConfig configured = new MvsinkConfig(props);
+        if (shard == null || shard.equals(configured.shard())) {
+            return configured;
+        }
+        if (!configured.getString(MvsinkConfig.BLOB_PREFIX).isEmpty()) {
+            throw new IllegalArgumentException("--shard " + shard + " with " + MvsinkConfig.BLOB_PREFIX + "="
+                + configured.getString(MvsinkConfig.BLOB_PREFIX) + " (the prefix of shard " + configured.shard()
+                + "): set " + MvsinkConfig.SHARD_NAME + " and " + MvsinkConfig.BLOB_PREFIX + " of the shard instead");
+        }
+        props.put(MvsinkConfig.SHARD_NAME, shard);
+        return new MvsinkConfig(props);
+    }
+}

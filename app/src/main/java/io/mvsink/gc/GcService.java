@@ -1,0 +1,143 @@
+package io.mvsink.gc;
+
+import io.mvsink.blob.BlobStore;
+import io.mvsink.config.MvsinkConfig;
+import io.mvsink.consensus.ConsensusReader;
+import io.mvsink.consensus.ShardState;
+import io.mvsink.metrics.ShardMetrics;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a shard's {@link BlobGc} by itself, in an app: one daemon thread reads the shard's state
+ * from the consensus topic and collects against it every {@code gc.interval.ms} plus up to 10%
+ * random jitter (so the instances of one app spread out), the first run one interval after
+ * {@link #start()}. Every instance of an app runs it; concurrent runs are safe (see
+ * {@link BlobGc}). A failed run is logged and counted ({@code GcFailures}) and the next one comes
+ * at the next interval: GC never stops the app. Lifecycle: NEW → RUNNING → CLOSED, or NEW → OFF
+ * when the interval is 0.
+ */
+public final class GcService implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(GcService.class);
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
+
+    enum State { NEW, RUNNING, OFF, CLOSED }
+
+    private final String shard;
+    private final BlobGc gc;
+    private final Supplier<ShardState> states;
+    private final long intervalMs;
+    private final ShardMetrics metrics;
+    private ScheduledExecutorService scheduler;
+    private volatile State state = State.NEW;
+
+    /**
+     * @param states reads the shard's current state (called on the GC thread, after the clock is taken)
+     * @param intervalMs time between runs; 0 means never
+     */
+    GcService(String shard, BlobGc gc, Supplier<ShardState> states, long intervalMs, ShardMetrics metrics) {
+        this.shard = shard;
+        this.gc = gc;
+        this.states = states;
+        this.intervalMs = intervalMs;
+        this.metrics = metrics;
+    }
+
+    /** The GC of {@code config}'s shard, started (off when {@code gc.interval.ms} is 0). */
+    public static GcService start(MvsinkConfig config, BlobStore blobs, ShardMetrics metrics, Time time) {
+        BlobGc gc = new BlobGc(blobs, config.blobPrefix(), config.getLong(MvsinkConfig.GC_GRACE_MS), time);
+        Map<String, Object> props = config.kafkaClientProps();
+        String topic = config.consensusTopic();
+        String shard = config.shard();
+        GcService service = new GcService(shard, gc, () -> ConsensusReader.read(props, topic, shard, READ_TIMEOUT),
+            config.getLong(MvsinkConfig.GC_INTERVAL_MS), metrics);
+        service.start();
+        return service;
+    }
+
+    synchronized void start() {
+        if (state != State.NEW) {
+            throw new IllegalStateException("blob gc of shard " + shard + " is " + state);
+        }
+        if (intervalMs <= 0) {
+            state = State.OFF;
+            LOG.info("shard {}: blob gc off ({} = 0)", shard, MvsinkConfig.GC_INTERVAL_MS);
+            return;
+        }
+        scheduler = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "mvsink-gc-" + shard);
+            thread.setDaemon(true);
+            return thread;
+        });
+        state = State.RUNNING;
+        scheduleNext();
+        LOG.info("shard {}: blob gc of {} every {} ms, grace {} ms", shard, gc.prefix(), intervalMs, gc.graceMs());
+    }
+
+    private synchronized void scheduleNext() {
+        if (state == State.RUNNING) {
+            long jitter = ThreadLocalRandom.current().nextLong(intervalMs / 10 + 1);
+            scheduler.schedule(this::runAndReschedule, intervalMs + jitter, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void runAndReschedule() {
+        try {
+            runOnce();
+        } finally {
+            scheduleNext();
+        }
+    }
+
+    /** One run: reads the state, collects, logs one line and counts; never throws. Null if it failed. */
+    GcResult runOnce() {
+        try {
+            GcResult result = gc.run(states, false);
+            metrics.gcRan(result.deleted().size());
+            LOG.info("shard {}: blob gc of {}: {}", shard, gc.prefix(), result.summary());
+            return result;
+        } catch (RuntimeException e) {
+            if (state == State.CLOSED) {
+                LOG.info("shard {}: blob gc stopped by close: {}", shard, e.toString());
+            } else {
+                metrics.gcFailed();
+                LOG.warn("shard {}: blob gc failed, next run in about {} ms: {}", shard, intervalMs, e.toString());
+            }
+            return null;
+        }
+    }
+
+    /** Stops the thread, interrupting a run (which stops between two deletions), bounded by {@code timeout}. */
+    public void close(Duration timeout) {
+        ScheduledExecutorService running;
+        synchronized (this) {
+            running = scheduler;
+            state = State.CLOSED;
+        }
+        if (running == null) {
+            return;
+        }
+        running.shutdownNow();
+        try {
+            if (!running.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warn("shard {}: blob gc did not stop within {}; abandoning its run (a daemon thread)", shard,
+                    timeout);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        close(Duration.ofSeconds(10));
+    }
+}
