@@ -257,6 +257,35 @@ public final class MvsinkConfig extends AbstractConfig {
             throw new ConfigException(CORRECTIONS_TOPIC, correctionsTopic(),
                 "must differ from the reports, consensus and dead-letter topics");
         }
+        long grace = getLong(GC_GRACE_MS);
+        long least = leastGcGraceMs();
+        if (grace < least) {
+            throw new ConfigException(GC_GRACE_MS, grace, "must be at least " + least + " ms: 4 x (the Kafka "
+                + "transaction timeout " + transactionTimeoutMs() + " + " + BARRIER_TIMEOUT_MS + " + "
+                + BEST_EFFORT_LINGER_MS + " + " + CLOCK_SKEW_MS + " ms of clock skew), so that the blob GC never "
+                + "deletes a part an appender may still seal (docs/ARCHITECTURE.md, Blob garbage collection)");
+        }
+    }
+
+    /** What the blob GC's safety argument allows for clock skew between storage, tasks and the GC. */
+    public static final long CLOCK_SKEW_MS = 2_000;
+
+    /**
+     * The smallest safe {@code gc.grace.ms}: the GC deletes against a state at most a quarter of the
+     * grace old, and an appender may commit a seal up to the transaction timeout after checking its
+     * batch's age, whose parts a shared builder may have written up to the barrier timeout (or the
+     * best-effort linger) before the batch closed.
+     */
+    public long leastGcGraceMs() {
+        return 4 * (transactionTimeoutMs() + getLong(BARRIER_TIMEOUT_MS) + getLong(BEST_EFFORT_LINGER_MS)
+            + CLOCK_SKEW_MS);
+    }
+
+    /** The stream threads' transaction timeout: a streams override, else Kafka Streams' exactly-once default (10 s). */
+    public long transactionTimeoutMs() {
+        Map<String, Object> streams = streamsOverrides();
+        Object value = streams.getOrDefault("producer.transaction.timeout.ms", streams.get("transaction.timeout.ms"));
+        return value == null ? 10_000L : Long.parseLong(value.toString().trim());
     }
 
     /** Names used in keys and topic names: letters, digits, '.', '_' and '-'. */

@@ -144,6 +144,20 @@ class MvsinkConfigTest {
         assertRefused(MvsinkConfig.CORRECTIONS_TOPIC, "mvsink-reports");
     }
 
+    @Test
+    void shouldRefuseAGcGraceTooShortForTheTransactionAndBarrierTimeouts() {
+        // 4 x (10 s transaction timeout + 2 s barrier + 0.25 s linger + 2 s skew) = 57 s
+        assertEquals(57_000, config().leastGcGraceMs());
+        ConfigException e = assertRefused(MvsinkConfig.GC_GRACE_MS, "56999");
+        assertTrue(e.getMessage().contains("57000"), e.getMessage());
+        config(MvsinkConfig.GC_GRACE_MS, "57000");
+        // a shorter transaction timeout and barrier allow a shorter grace: 4 x (5 + 0.2 + 0.25 + 2) s
+        config(MvsinkConfig.GC_GRACE_MS, "29800", "streams.producer.transaction.timeout.ms", "5000",
+            MvsinkConfig.BARRIER_TIMEOUT_MS, "200");
+        assertRefused(MvsinkConfig.GC_GRACE_MS, "29799", "streams.producer.transaction.timeout.ms", "5000",
+            MvsinkConfig.BARRIER_TIMEOUT_MS, "200");
+    }
+
     private static ConfigException assertRefused(String option, String value, String... more) {
         Map<String, Object> props = required();
         props.put(option, value);

@@ -37,7 +37,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LocalStackExtension.class)
 class BoundedStateIT {
     private static final int ROLLUP_APPENDS = 100;
-    private static final long GRACE_MS = 30_000;
+    private static final long GRACE_MS = 32_000;
     private static final long GC_INTERVAL_MS = 5_000;
     private static final long INTERVAL_MS = 50;
     private static final int MIN_APPENDS = 5_000;
@@ -56,6 +56,9 @@ class BoundedStateIT {
         props.put(MvsinkConfig.GC_GRACE_MS, Long.toString(GRACE_MS));
         props.put(MvsinkConfig.GC_INTERVAL_MS, Long.toString(GC_INTERVAL_MS));
         props.put(MvsinkConfig.RECONTRIBUTE_TIMEOUT_MS, "4000");
+        // the least safe grace is 4 x (transaction timeout + barrier timeout + linger + 2 s): 31 s here
+        props.put("streams.producer.transaction.timeout.ms", "5000");
+        props.put(MvsinkConfig.BARRIER_TIMEOUT_MS, "500");
         long started = System.nanoTime();
         try (SinkHarness sink = new SinkHarness(stack, 2, props);
              CorrectionProducer producer = sink.producer()) {

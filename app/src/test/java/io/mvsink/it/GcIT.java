@@ -40,7 +40,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LocalStackExtension.class)
 class GcIT {
     /** Small for the test; its quarter (the time a run may take) is still a few reads of the consensus topic. */
-    private static final long GRACE_MS = 10_000;
+    private static final long GRACE_MS = 30_000;
 
     @Test
     void shouldDeleteOnlyLeakedBlobsWithTheGcCommandAfterADryRun(LocalStack stack) throws Exception {
@@ -103,6 +103,9 @@ class GcIT {
         Properties props = new Properties();
         props.put(MvsinkConfig.GC_GRACE_MS, Long.toString(GRACE_MS));
         props.put(MvsinkConfig.GC_INTERVAL_MS, Long.toString(intervalMs));
+        // the least safe grace is 4 x (transaction timeout + barrier timeout + linger + 2 s): 30 s here
+        props.put("streams.producer.transaction.timeout.ms", "5000");
+        props.put(MvsinkConfig.BARRIER_TIMEOUT_MS, "200");
         return props;
     }
 
