@@ -86,12 +86,35 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
         scan(PENDING_KEY, (key, value) -> pending.put(key, Codecs.BATCH.decode(value)));
         List<Batch> live = new ArrayList<>();
         scan(LIVE_KEY, (key, value) -> live.add(Codecs.BATCH.decode(value)));
+        if (state.getSeqno() > 0 && live.isEmpty()) {
+            live.addAll(liveFromMirror());
+        }
         List<RetiredBlob> retired = new ArrayList<>();
         scan(RETIRED_KEY, (key, value) -> retired.add(retiredOf(key)));
         model = ShardState.of(StateRollup.newBuilder().setShard(sink.shard()).setSeqno(state.getSeqno())
             .setUpper(state.getUpper()).setSince(state.getSince()).setPartitionCount(state.getPartitionCount())
             .setBatches(live).setRetired(retired).setRolledUpAtMs(0L).build());
         context.schedule(Duration.ofMillis(sink.punctuateMs()), PunctuationType.WALL_CLOCK_TIME, this::tick);
+    }
+
+    /**
+     * The live batches of a shard whose appender store has none yet (it was written by a version
+     * that did not keep them: every append adds a batch, so a shard with appends has some), from
+     * the global consensus mirror, which Kafka Streams restores to the topic's end before any
+     * task starts. They are kept in the store from now on.
+     */
+    private List<Batch> liveFromMirror() {
+        ShardState mirrored = ConsensusMirror.state(context.getStateStore(StoreNames.CONSENSUS), sink.shard());
+        if (mirrored.seqno() != state.getSeqno()) {
+            throw new IllegalStateException("shard " + sink.shard() + ": the appender store (written by an earlier "
+                + "version) is at seqno " + state.getSeqno() + " but the consensus mirror at " + mirrored.seqno()
+                + "; restart the app so that the mirror catches up");
+        }
+        List<Batch> live = new ArrayList<>(mirrored.batches());
+        live.forEach(b -> store.put(LIVE_KEY + sink.shard() + "/" + b.getBatchId(), Codecs.BATCH.encode(b)));
+        LOG.info("shard {}: took {} live batches from the consensus mirror at seqno {}", sink.shard(), live.size(),
+            state.getSeqno());
+        return live;
     }
 
     private void scan(String kind, java.util.function.BiConsumer<String, byte[]> each) {

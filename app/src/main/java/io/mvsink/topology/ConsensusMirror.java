@@ -1,9 +1,18 @@
 package io.mvsink.topology;
 
+import io.mvsink.avro.StateDiff;
+import io.mvsink.codec.Codecs;
+import io.mvsink.consensus.ConsensusKeys;
+import io.mvsink.consensus.ShardState;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * The global store's processor: mirrors the consensus topic key for key (restoration copies
@@ -15,6 +24,28 @@ final class ConsensusMirror implements Processor<String, byte[], Void, Void> {
 
     ConsensusMirror(String storeName) {
         this.storeName = storeName;
+    }
+
+    /** The shard's state as the mirrored records describe it: its rollup, if any, plus the diffs after it. */
+    static ShardState state(ReadOnlyKeyValueStore<String, byte[]> mirror, String shard) {
+        ShardState state = new ShardState(shard);
+        List<StateDiff> diffs = new ArrayList<>();
+        try (KeyValueIterator<String, byte[]> it = mirror.range(ConsensusKeys.first(shard), ConsensusKeys.last(shard))) {
+            while (it.hasNext()) {
+                KeyValue<String, byte[]> kv = it.next();
+                if (ConsensusKeys.isRollup(kv.key)) {
+                    state = ShardState.of(Codecs.STATE_ROLLUP.decode(kv.value));
+                } else if (ConsensusKeys.seqnoOf(kv.key) > 0) {
+                    diffs.add(Codecs.STATE_DIFF.decode(kv.value));
+                }
+            }
+        }
+        for (StateDiff diff : diffs) {
+            if (diff.getSeqno() > state.seqno()) {
+                state.apply(diff);
+            }
+        }
+        return state;
     }
 
     @Override

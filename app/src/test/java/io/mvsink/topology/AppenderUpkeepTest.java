@@ -143,6 +143,24 @@ class AppenderUpkeepTest {
     }
 
     @Test
+    void shouldRebuildTheLiveBatchesFromTheConsensusMirrorAcrossRollups() {
+        // what an appender store written before live batches were kept is upgraded from
+        start(true, -1, 7);
+        for (int k = 0; k < 40; k++) {
+            report(batch(k * WIDTH, (k + 1) * WIDTH, 0, 1));
+            driver.advanceWallClockTime(Duration.ofMillis(10));
+        }
+        drain();
+        assertTrue(metrics.rollups() > 0 && metrics.compactions() > 0);
+        ShardState mirrored = ConsensusMirror.state(driver.getKeyValueStore(StoreNames.CONSENSUS), "s");
+        ShardState replayed = new ShardState("s");
+        history.forEach(replayed::apply);
+        assertEquals(replayed.seqno(), mirrored.seqno());
+        assertEquals(replayed.upper(), mirrored.upper());
+        assertEquals(ids(replayed), ids(mirrored));
+    }
+
+    @Test
     void shouldAdvanceSinceBehindTheUpperByTheLag() {
         start(false, 3 * WIDTH, 100);
         for (int k = 0; k < 10; k++) {
