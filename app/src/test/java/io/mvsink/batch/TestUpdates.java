@@ -21,6 +21,11 @@ public final class TestUpdates {
     private TestUpdates() {
     }
 
+    /** {@link Workload#ROW_SCHEMA} and a field with a default: a backward-compatible version 2. */
+    public static final Schema ROW_V2 = org.apache.avro.SchemaBuilder.record("Row").namespace("io.mvsink.demo").fields()
+        .requiredLong("id").requiredString("category").requiredLong("amount")
+        .name("region").type().stringType().stringDefault("none").endRecord();
+
     /** An update as read back from a part: the row decoded. */
     public record ReadUpdate(GenericRecord row, long time, long diff) {
     }

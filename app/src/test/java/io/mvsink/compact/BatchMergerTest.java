@@ -31,7 +31,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import org.apache.avro.Schema;
-import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.common.utils.MockTime;
@@ -44,9 +43,7 @@ class BatchMergerTest {
     private static final GenericRecord TOY = row(2, "toys", 7);
     private static final GenericRecord GAME = row(3, "games", 9);
     /** v1 ({@link Workload#ROW_SCHEMA}) and a field with a default: backward compatible. */
-    private static final Schema V2 = SchemaBuilder.record("Row").namespace("io.mvsink.demo").fields()
-        .requiredLong("id").requiredString("category").requiredLong("amount")
-        .name("region").type().stringType().stringDefault("none").endRecord();
+    private static final Schema V2 = io.mvsink.batch.TestUpdates.ROW_V2;
 
     private final InMemoryBlobStore blobs = new InMemoryBlobStore();
     private final InMemorySchemaRegistry registry = new InMemorySchemaRegistry();

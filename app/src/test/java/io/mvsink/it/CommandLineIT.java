@@ -71,22 +71,12 @@ class CommandLineIT {
 
     /** Runs the snapshot command and parses its JSON lines into row to count. */
     private Map<String, Long> rows(List<String> args) throws Exception {
-        PrintStream out = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        int exit;
-        try {
-            exit = Main.execute(args.toArray(String[]::new));
-        } finally {
-            System.setOut(out);
-        }
-        assertEquals(0, exit);
+        CliRun.Result result = CliRun.run(args);
+        assertEquals(0, result.exit());
         Map<String, Long> rows = new TreeMap<>();
-        for (String line : captured.toString(StandardCharsets.UTF_8).split("\n")) {
-            if (!line.isBlank()) {
-                JsonNode node = json.readTree(line);
-                rows.put(node.get("row").toString(), node.get("count").asLong());
-            }
+        for (String line : result.lines()) {
+            JsonNode node = json.readTree(line);
+            rows.put(node.get("row").toString(), node.get("count").asLong());
         }
         return rows;
     }

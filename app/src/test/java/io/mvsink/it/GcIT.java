@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mvsink.MvsinkApp;
 import io.mvsink.blob.BlobInfo;
 import io.mvsink.blob.BlobStore;
-import io.mvsink.cli.Main;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.consensus.ShardState;
 import io.mvsink.local.LocalStack;
@@ -17,8 +16,6 @@ import io.mvsink.metrics.ShardJmx;
 import io.mvsink.produce.CorrectionProducer;
 import io.mvsink.produce.Workload;
 import io.mvsink.produce.WorkloadRunner;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -163,20 +160,8 @@ class GcIT {
     }
 
     private static int run(List<String> args, List<String> lines) {
-        PrintStream out = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        int exit;
-        try {
-            exit = Main.execute(args.toArray(String[]::new));
-        } finally {
-            System.setOut(out);
-        }
-        for (String line : captured.toString(StandardCharsets.UTF_8).split("\n")) {
-            if (!line.isBlank()) {
-                lines.add(line.strip());
-            }
-        }
-        return exit;
+        CliRun.Result result = CliRun.run(args);
+        lines.addAll(result.lines());
+        return result.exit();
     }
 }

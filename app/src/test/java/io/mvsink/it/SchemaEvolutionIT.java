@@ -59,9 +59,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LocalStackExtension.class)
 class SchemaEvolutionIT {
     /** v1 and a field with a default: BACKWARD compatible (v2 reads v1). */
-    static final Schema V2 = SchemaBuilder.record("Row").namespace("io.mvsink.demo").fields()
-        .requiredLong("id").requiredString("category").requiredLong("amount")
-        .name("region").type().stringType().stringDefault("none").endRecord();
+    static final Schema V2 = io.mvsink.batch.TestUpdates.ROW_V2;
     /** {@code amount} turned into a string: v3 cannot read v2. */
     static final Schema V3 = SchemaBuilder.record("Row").namespace("io.mvsink.demo").fields()
         .requiredLong("id").requiredString("category").requiredString("amount")
