@@ -4,28 +4,21 @@ import io.mvsink.avro.AppenderState;
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.BatchReport;
 import io.mvsink.avro.Contribution;
-import io.mvsink.avro.RetiredBlob;
 import io.mvsink.avro.StateDiff;
-import io.mvsink.avro.StateRollup;
 import io.mvsink.codec.Codecs;
 import io.mvsink.consensus.ConsensusKeys;
-import io.mvsink.consensus.ShardState;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
+import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,27 +34,21 @@ import org.slf4j.LoggerFactory;
  * <p>It also keeps the shard's state bounded: it commits the merges of {@link Compactions} as
  * compaction appends (upper unchanged, the merged batches replaced), advances since, and every
  * {@code rollupAppends} appends writes a rollup of the full state and tombstones the diffs it
- * covers. Every record it writes is first applied to its own {@link ShardState}, which checks it
- * exactly as a reader will.
+ * covers. Every record it writes is first applied to the {@link AppenderLedger}'s model, which
+ * checks it exactly as a reader will.
  */
 final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[]> {
     private static final Logger LOG = LoggerFactory.getLogger(AppenderProcessor.class);
-    private static final String STATE_KEY = "state/";
-    private static final String PENDING_KEY = "pending/";
-    private static final String LIVE_KEY = "live/";
-    private static final String RETIRED_KEY = "retired/";
     /** A rollup larger than this is not written (the producer's default request limit is 1 MiB). */
     static final int MAX_ROLLUP_BYTES = 900 * 1024;
 
     private final SinkContext sink;
     private final SinkContext.Upkeep upkeep;
     private final Grid grid;
-    private final Map<String, Batch> pending = new LinkedHashMap<>();
     private final Compactions compactions;
     private ProcessorContext<byte[], byte[]> context;
-    private KeyValueStore<String, byte[]> store;
+    private AppenderLedger ledger;
     private AppenderState state;
-    private ShardState model;
 
     AppenderProcessor(SinkContext sink) {
         this.sink = sink;
@@ -73,54 +60,10 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
     @Override
     public void init(ProcessorContext<byte[], byte[]> context) {
         this.context = context;
-        this.store = context.getStateStore(StoreNames.APPENDER);
-        byte[] stored = store.get(STATE_KEY + sink.shard());
-        state = stored == null
-            ? new AppenderState(sink.shard(), 0L, 0L, sink.partitionCount(), new ArrayList<>(), 0L, 0L)
-            : Codecs.APPENDER_STATE.decode(stored);
-        if (state.getPartitionCount() != sink.partitionCount()) {
-            throw new IllegalStateException("shard " + sink.shard() + " was sealed over " + state.getPartitionCount()
-                + " partitions but its corrections topic now has " + sink.partitionCount()
-                + "; changing a shard's partition count is not supported");
-        }
-        scan(PENDING_KEY, (key, value) -> pending.put(key, Codecs.BATCH.decode(value)));
-        List<Batch> live = new ArrayList<>();
-        scan(LIVE_KEY, (key, value) -> live.add(Codecs.BATCH.decode(value)));
-        if (state.getSeqno() > 0 && live.isEmpty()) {
-            live.addAll(liveFromMirror());
-        }
-        List<RetiredBlob> retired = new ArrayList<>();
-        scan(RETIRED_KEY, (key, value) -> retired.add(retiredOf(key)));
-        model = ShardState.of(StateRollup.newBuilder().setShard(sink.shard()).setSeqno(state.getSeqno())
-            .setUpper(state.getUpper()).setSince(state.getSince()).setPartitionCount(state.getPartitionCount())
-            .setBatches(live).setRetired(retired).setRolledUpAtMs(0L).build());
+        this.ledger = new AppenderLedger(context.getStateStore(StoreNames.APPENDER), sink.shard(),
+            sink.partitionCount(), context.getStateStore(StoreNames.CONSENSUS));
+        this.state = ledger.state();
         context.schedule(Duration.ofMillis(sink.punctuateMs()), PunctuationType.WALL_CLOCK_TIME, this::tick);
-    }
-
-    /**
-     * The live batches of a shard whose appender store has none yet (it was written by a version
-     * that did not keep them: every append adds a batch, so a shard with appends has some), from
-     * the global consensus mirror, which Kafka Streams restores to the topic's end before any
-     * task starts. They are kept in the store from now on.
-     */
-    private List<Batch> liveFromMirror() {
-        ShardState mirrored = ConsensusMirror.state(context.getStateStore(StoreNames.CONSENSUS), sink.shard());
-        if (mirrored.seqno() != state.getSeqno()) {
-            throw new IllegalStateException("shard " + sink.shard() + ": the appender store (written by an earlier "
-                + "version) is at seqno " + state.getSeqno() + " but the consensus mirror at " + mirrored.seqno()
-                + "; restart the app so that the mirror catches up");
-        }
-        List<Batch> live = new ArrayList<>(mirrored.batches());
-        live.forEach(b -> store.put(LIVE_KEY + sink.shard() + "/" + b.getBatchId(), Codecs.BATCH.encode(b)));
-        LOG.info("shard {}: took {} live batches from the consensus mirror at seqno {}", sink.shard(), live.size(),
-            state.getSeqno());
-        return live;
-    }
-
-    private void scan(String kind, java.util.function.BiConsumer<String, byte[]> each) {
-        try (KeyValueIterator<String, byte[]> it = store.prefixScan(kind + sink.shard() + "/", new StringSerializer())) {
-            it.forEachRemaining(kv -> each.accept(kv.key, kv.value));
-        }
     }
 
     @Override
@@ -136,23 +79,21 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
             reject(batch, invalid);
             return;
         }
-        String key = PENDING_KEY + sink.shard() + "/" + batch.getBatchId();
-        pending.put(key, batch);
-        store.put(key, Codecs.BATCH.encode(batch));
-        Optional<SealCover.Cover> cover = SealCover.find(state.getUpper(), state.getPartitionCount(), pending.values());
+        ledger.addPending(batch);
+        Optional<SealCover.Cover> cover = SealCover.find(state.getUpper(), state.getPartitionCount(), ledger.pending());
         if (cover.isPresent()) {
             seal(cover.get());
         } else {
-            saveState();
+            ledger.save();
         }
-        compactions.maybeStart(model, sink.time().milliseconds());
+        compactions.maybeStart(ledger.model(), sink.time().milliseconds());
     }
 
     /** Commits a finished merge and starts the next one (wall-clock punctuation). */
     private void tick(long wallClock) {
         long now = sink.time().milliseconds();
         compactions.poll(now).ifPresent(this::commitMerge);
-        compactions.maybeStart(model, now);
+        compactions.maybeStart(ledger.model(), now);
     }
 
     /** Why a batch can never be part of a cover from the current upper, or null. */
@@ -189,8 +130,7 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
         sink.metrics().mismatch();
         LOG.info("shard {}: rejected batch {} [{}, {}): {}", sink.shard(), batch.getBatchId(),
             batch.getLower(), batch.getUpper(), why);
-        batch.getParts().forEach(p -> state.getPendingGarbage().add(p.getKey()));
-        saveState();
+        ledger.garbage(batch.getParts().stream().map(p -> p.getKey()).toList());
     }
 
     private void seal(SealCover.Cover cover) {
@@ -198,10 +138,8 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
         Set<String> used = new HashSet<>();
         cover.batches().forEach(b -> used.add(b.getBatchId()));
         List<String> garbage = new ArrayList<>(state.getPendingGarbage());
-        var it = pending.entrySet().iterator();
-        while (it.hasNext()) {
-            var entry = it.next();
-            Batch batch = entry.getValue();
+        for (Iterator<Batch> it = ledger.pendingIterator(); it.hasNext(); ) {
+            Batch batch = it.next();
             boolean unusable = tooOld(batch)
                 || batch.getContributions().stream().anyMatch(c -> c.getLower() < cover.upper());
             if (used.contains(batch.getBatchId()) || unusable) {
@@ -209,7 +147,6 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
                     batch.getParts().forEach(p -> garbage.add(p.getKey()));
                     sink.metrics().mismatch();
                 }
-                store.delete(entry.getKey());
                 it.remove();
             }
         }
@@ -229,13 +166,12 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
 
     /** Commits a merge unless its batches are no longer all live or it is too old: then its parts are garbage. */
     private void commitMerge(Compactions.Merged merged) {
-        boolean live = merged.replaced().stream().allMatch(id -> model.batch(id) != null);
+        boolean live = merged.replaced().stream().allMatch(id -> ledger.model().batch(id) != null);
         if (!live || tooOld(merged.batch())) {
             sink.metrics().compactionConflict();
             LOG.info("shard {}: merged batch {} not committed ({})", sink.shard(), merged.batch().getBatchId(),
                 live ? "too old" : "its batches changed meanwhile");
-            merged.batch().getParts().forEach(p -> state.getPendingGarbage().add(p.getKey()));
-            saveState();
+            ledger.garbage(merged.batch().getParts().stream().map(p -> p.getKey()).toList());
             return;
         }
         long now = sink.time().milliseconds();
@@ -253,45 +189,21 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
             .build();
     }
 
-    /**
-     * Applies {@code diff} to the model (which checks it as a reader would), writes it, keeps the
-     * live batches and retired blobs in the store, and writes a rollup when one is due.
-     */
+    /** Applies {@code diff} to the ledger, writes it, and writes a rollup when one is due. */
     private byte[] commit(StateDiff diff) {
-        List<Batch> removed = diff.getRemovedBatchIds().stream().map(model::batch).toList();
-        model.apply(diff);
+        ledger.apply(diff);
         byte[] value = Codecs.STATE_DIFF.encode(diff);
         forward(ConsensusKeys.diff(sink.shard(), diff.getSeqno()), value, diff.getAppendedAtMs());
-        for (Batch batch : removed) {
-            store.delete(LIVE_KEY + sink.shard() + "/" + batch.getBatchId());
-            batch.getParts().forEach(p -> store.put(retiredKey(diff.getAppendedAtMs(), p.getKey()), new byte[0]));
-        }
-        for (Batch batch : diff.getAdded()) {
-            store.put(LIVE_KEY + sink.shard() + "/" + batch.getBatchId(), Codecs.BATCH.encode(batch));
-        }
-        state.setUpper(diff.getUpper());
-        state.setSeqno(diff.getSeqno());
-        state.setSince(diff.getSince());
-        state.setPendingGarbage(new ArrayList<>());
-        sink.metrics().liveBatches(model.batches().size());
-        if (state.getSeqno() - state.getRollupSeqno() >= upkeep.rollupAppends()) {
+        sink.metrics().liveBatches(ledger.model().batches().size());
+        if (ledger.rollupDue(upkeep.rollupAppends())) {
             rollUp(diff.getAppendedAtMs());
         }
-        saveState();
         return value;
     }
 
     /** Writes the full state at the rollup key and tombstones every diff it covers. */
     private void rollUp(long now) {
-        long retiredSince = now - upkeep.graceMs();
-        model.forgetRetiredBefore(retiredSince);
-        try (KeyValueIterator<String, byte[]> old = store.range(RETIRED_KEY + sink.shard() + "/",
-                 retiredKey(retiredSince, ""))) {
-            List<String> expired = new ArrayList<>();
-            old.forEachRemaining(kv -> expired.add(kv.key));
-            expired.forEach(store::delete);
-        }
-        byte[] rollup = Codecs.STATE_ROLLUP.encode(model.rollup(now, retiredSince));
+        byte[] rollup = Codecs.STATE_ROLLUP.encode(ledger.rollup(now, now - upkeep.graceMs()));
         if (rollup.length > MAX_ROLLUP_BYTES) {
             sink.metrics().rollupSkipped();
             LOG.warn("shard {}: rollup at seqno {} would be {} bytes (over {}); diffs kept until the state shrinks",
@@ -302,25 +214,12 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
         for (long seqno = state.getRollupSeqno() + 1; seqno <= state.getSeqno(); seqno++) {
             forward(ConsensusKeys.diff(sink.shard(), seqno), null, now);
         }
-        state.setRollupSeqno(state.getSeqno());
+        ledger.rolledUp();
         sink.metrics().rolledUp();
     }
 
     private void forward(String key, byte[] value, long timestamp) {
         context.forward(new Record<>(key.getBytes(StandardCharsets.UTF_8), value, timestamp), StoreNames.CONSENSUS_SINK);
-    }
-
-    private String retiredKey(long retiredAtMs, String blobKey) {
-        return String.format("%s%s/%019d/%s", RETIRED_KEY, sink.shard(), retiredAtMs, blobKey);
-    }
-
-    private RetiredBlob retiredOf(String key) {
-        String rest = key.substring((RETIRED_KEY + sink.shard() + "/").length());
-        return new RetiredBlob(rest.substring(20), Long.parseLong(rest.substring(0, 19)));
-    }
-
-    private void saveState() {
-        store.put(STATE_KEY + sink.shard(), Codecs.APPENDER_STATE.encode(state));
     }
 
     @Override
