@@ -110,10 +110,27 @@ final class ChildFleet implements AutoCloseable {
         for (Slot slot : slots) {
             if (slot.child != null && !slot.child.process().isAlive()) {
                 String log = slot.child.log();
+                java.nio.file.Path file = java.nio.file.Files.createTempFile("mvsink-child-" + slot.index + "-", ".log");
+                java.nio.file.Files.writeString(file, log);
                 throw new AssertionError("child of slot " + slot.index + " exited by itself with "
-                    + slot.child.process().exitValue() + ":\n" + log.substring(Math.max(0, log.length() - 4000)));
+                    + slot.child.process().exitValue() + " (whole log: " + file + "); its errors:\n"
+                    + errors(log) + "\nits last lines:\n" + log.substring(Math.max(0, log.length() - 4000)));
             }
         }
+    }
+
+    /** The ERROR lines of a child's log, each with the 8 lines after it (the stack trace's top). */
+    private static String errors(String log) {
+        String[] lines = log.split("\n");
+        StringBuilder errors = new StringBuilder();
+        for (int i = 0; i < lines.length && errors.length() < 8000; i++) {
+            if (lines[i].contains(" ERROR ")) {
+                for (int j = i; j < Math.min(lines.length, i + 9); j++) {
+                    errors.append(lines[j]).append('\n');
+                }
+            }
+        }
+        return errors.toString();
     }
 
     /** Reads every running child's orphaned-batch count. */
