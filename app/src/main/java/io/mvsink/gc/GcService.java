@@ -7,8 +7,8 @@ import io.mvsink.consensus.ShardState;
 import io.mvsink.metrics.ShardMetrics;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -72,11 +72,14 @@ public final class GcService implements AutoCloseable {
             LOG.info("shard {}: blob gc off ({} = 0)", shard, MvsinkConfig.GC_INTERVAL_MS);
             return;
         }
-        scheduler = Executors.newSingleThreadScheduledExecutor(task -> {
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, task -> {
             Thread thread = new Thread(task, "mvsink-gc-" + shard);
             thread.setDaemon(true);
             return thread;
         });
+        // closing drops the next scheduled run instead of waiting for it
+        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        scheduler = executor;
         state = State.RUNNING;
         scheduleNext();
         LOG.info("shard {}: blob gc of {} every {} ms, grace {} ms", shard, gc.prefix(), intervalMs, gc.graceMs());
@@ -115,7 +118,10 @@ public final class GcService implements AutoCloseable {
         }
     }
 
-    /** Stops the thread, interrupting a run (which stops between two deletions), bounded by {@code timeout}. */
+    /**
+     * Stops the thread, bounded by {@code timeout}: a run in progress has half of it to end, then is
+     * interrupted (it stops between two deletions).
+     */
     public void close(Duration timeout) {
         ScheduledExecutorService running;
         synchronized (this) {
@@ -125,13 +131,19 @@ public final class GcService implements AutoCloseable {
         if (running == null) {
             return;
         }
-        running.shutdownNow();
+        // a run gets half the time to end by itself (an interrupted consensus read leaves its consumer
+        // unable to close cleanly), then is interrupted (it stops between two deletions)
+        running.shutdown();
         try {
-            if (!running.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                LOG.warn("shard {}: blob gc did not stop within {}; abandoning its run (a daemon thread)", shard,
-                    timeout);
+            if (!running.awaitTermination(timeout.toMillis() / 2, TimeUnit.MILLISECONDS)) {
+                running.shutdownNow();
+                if (!running.awaitTermination(timeout.toMillis() - timeout.toMillis() / 2, TimeUnit.MILLISECONDS)) {
+                    LOG.warn("shard {}: blob gc did not stop within {}; abandoning its run (a daemon thread)", shard,
+                        timeout);
+                }
             }
         } catch (InterruptedException e) {
+            running.shutdownNow();
             Thread.currentThread().interrupt();
         }
     }
