@@ -112,6 +112,9 @@ final class BenchRun {
         props.put(MvsinkConfig.NUM_STREAM_THREADS, Integer.toString(options.threads()));
         props.put(MvsinkConfig.BATCH_INTERVAL_MS, Long.toString(options.intervalMs()));
         props.put(MvsinkConfig.STATE_DIR, work.resolve("state-" + name).toString());
+        // the bench compares coalescing modes: merges and GC deletions would add blob writes of their own
+        props.put(MvsinkConfig.COMPACTION_ENABLED, "false");
+        props.put(MvsinkConfig.GC_INTERVAL_MS, "0");
         return props;
     }
 

@@ -119,11 +119,13 @@ final class DemoCommand implements Callable<Integer> {
     private static int summary(ShardMetrics m, long blobWrites, long sent, ShardState state,
                                Map<String, Long> snapshot, Map<String, Long> model) {
         boolean equal = snapshot.equals(model);
-        System.out.printf("demo summary%n  updates produced   %d%n  intervals sealed   %d%n  appends            %d%n"
-                + "  batches per append %.2f%n  blob writes        %d%n  consensus bytes    %d%n"
+        System.out.printf("demo summary%n  updates produced   %d%n  intervals sealed   %d%n"
+                + "  appends            %d (%d seals, %d merges)%n  live batches       %d%n"
+                + "  batches per seal   %.2f%n  blob writes        %d%n  consensus bytes    %d%n"
                 + "  seal latency p50   %d ms, p99 %d ms%n  late updates       %d%n  dead-lettered      %d%n"
                 + "  snapshot rows      %d (model %d)%n  result             %s%n",
-            sent, m.intervalsSealed(), state.seqno(), m.appends() == 0 ? 0.0 : (double) m.batchesAppended() / m.appends(),
+            sent, m.intervalsSealed(), state.seqno(), m.appends(), m.compactions(), state.batches().size(),
+            m.appends() == 0 ? 0.0 : (double) m.batchesAppended() / m.appends(),
             blobWrites, m.consensusBytes(), m.sealLatency().percentile(50), m.sealLatency().percentile(99),
             m.lateUpdates(), m.deadLetteredCount(), snapshot.size(), model.size(),
             equal ? "OK: the snapshot equals what was produced" : "FAILED: the snapshot differs from what was produced");
