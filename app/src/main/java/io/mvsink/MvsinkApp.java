@@ -23,6 +23,9 @@ import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
+import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.streams.KafkaStreams;
@@ -176,14 +179,23 @@ public final class MvsinkApp implements AutoCloseable {
 
     /**
      * What a failed stream thread means: a schema registry that cannot be reached anywhere in the
-     * cause chain (Kafka Streams wraps it, and it wraps the I/O error) is transient, so the thread
-     * is replaced and its tasks' records processed again; anything else shuts the app down.
+     * cause chain (Kafka Streams wraps it, and it wraps the I/O error), or a transaction that was
+     * aborted or fenced under the thread, is transient, so the thread is replaced and its tasks'
+     * records processed again from what committed; anything else shuts the app down.
      */
     static StreamThreadExceptionResponse onStreamThreadFailure(String shard, Throwable e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
             if (cause instanceof RegistryUnavailableException) {
                 LOG.warn("shard {}: schema registry unavailable, replacing the stream thread: {}", shard,
                     cause.getMessage());
+                return StreamThreadExceptionResponse.REPLACE_THREAD;
+            }
+            if (cause instanceof InvalidTxnStateException || cause instanceof ProducerFencedException
+                || cause instanceof InvalidProducerEpochException) {
+                // the thread's transaction was aborted or fenced (e.g. during a rebalance after an instance
+                // died): nothing of it committed, and a new thread starts its tasks from what did
+                LOG.warn("shard {}: the stream thread's transaction failed, replacing the thread: {}", shard,
+                    cause.toString());
                 return StreamThreadExceptionResponse.REPLACE_THREAD;
             }
         }

@@ -21,6 +21,18 @@ class StreamThreadFailureTest {
     }
 
     @Test
+    void shouldReplaceTheThreadWhenItsTransactionWasAbortedOrFenced() {
+        // as seen in ProcessKillIT: a commit during a rebalance after an instance was killed
+        Exception commit = new org.apache.kafka.streams.errors.StreamsException("Error encountered trying to commit a "
+            + "transaction", new org.apache.kafka.common.errors.InvalidTxnStateException("invalid state"));
+        assertEquals(StreamThreadExceptionResponse.REPLACE_THREAD, MvsinkApp.onStreamThreadFailure("s", commit));
+        assertEquals(StreamThreadExceptionResponse.REPLACE_THREAD, MvsinkApp.onStreamThreadFailure("s",
+            new org.apache.kafka.streams.errors.StreamsException(new org.apache.kafka.common.errors.ProducerFencedException("fenced"))));
+        assertEquals(StreamThreadExceptionResponse.REPLACE_THREAD, MvsinkApp.onStreamThreadFailure("s",
+            new org.apache.kafka.common.errors.InvalidProducerEpochException("old epoch")));
+    }
+
+    @Test
     void shouldShutDownOnAnyOtherFailure() {
         StreamsException other = new StreamsException("failed", new IllegalStateException("bug"));
 
