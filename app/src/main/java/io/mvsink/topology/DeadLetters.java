@@ -11,7 +11,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Sends bad input to the dead-letter topic, inside the task's transaction, with the original
- * key, value and headers plus headers that say why and where it came from.
+ * key, value and headers plus headers that say why and where it came from. The dead letter is
+ * stamped with the wall-clock time it was sent, its original timestamp kept in header
+ * {@value #TIMESTAMP}: an update's timestamp is its (logical) time, and the broker's time-based
+ * retention counts from record timestamps, so a dead letter stamped with an old update time
+ * would be deleted at the broker's next retention check instead of being kept for its operator.
  */
 final class DeadLetters {
     static final String REASON = "mvsink.dlq.reason";
@@ -19,6 +23,7 @@ final class DeadLetters {
     static final String TOPIC = "mvsink.dlq.topic";
     static final String PARTITION = "mvsink.dlq.partition";
     static final String OFFSET = "mvsink.dlq.offset";
+    static final String TIMESTAMP = "mvsink.dlq.timestamp";
 
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetters.class);
 
@@ -39,8 +44,9 @@ final class DeadLetters {
             header(headers, PARTITION, Integer.toString(meta.partition()));
             header(headers, OFFSET, Long.toString(meta.offset()));
         });
-        long timestamp = Math.max(0, record.timestamp());
-        context.forward(new Record<>(record.key(), record.value(), timestamp, headers), StoreNames.DEAD_LETTER_SINK);
+        header(headers, TIMESTAMP, Long.toString(record.timestamp()));
+        context.forward(new Record<>(record.key(), record.value(), context.currentSystemTimeMs(), headers),
+            StoreNames.DEAD_LETTER_SINK);
         metrics.deadLettered(reason);
         LOG.debug("shard {}: dead-lettered a record: {} ({})", metrics.shard(), reason, detail);
     }

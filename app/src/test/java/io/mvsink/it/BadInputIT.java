@@ -60,9 +60,11 @@ class BadInputIT {
     private static byte[] goodValue;
     private static MvsinkApp app;
     private static final int BAD_RECORDS = 11;
+    private static long startedAtMs;
 
     @BeforeAll
     static void produceGoodAndBadRecords(LocalStack stack) throws Exception {
+        startedAtMs = System.currentTimeMillis();
         Properties overrides = new Properties();
         overrides.put(MvsinkConfig.MAX_ROW_BYTES, "200");
         sink = new SinkHarness(stack, 2, overrides);
@@ -249,6 +251,15 @@ class BadInputIT {
         ConsumerRecord<byte[], byte[]> r = deadLettered("bad-timestamp");
         assertArrayEquals(goodValue, r.value());
         assertEquals("-1", header(r, "mvsink.invalid-timestamp"));
+    }
+
+    @Test
+    void shouldStampADeadLetterWithTheTimeItWasSentAndKeepTheUpdateTime() {
+        // the broker's time-based retention counts from record timestamps: one stamped with the
+        // update's time (5300 ms after the epoch) would be deleted at its next retention check
+        ConsumerRecord<byte[], byte[]> r = deadLettered("bad-magic");
+        assertTrue(r.timestamp() >= startedAtMs, "stamped " + r.timestamp() + ", run started " + startedAtMs);
+        assertEquals("5300", header(r, "mvsink.dlq.timestamp"));
     }
 
     @Test

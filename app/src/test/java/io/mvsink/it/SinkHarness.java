@@ -32,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.streams.KafkaStreams;
 
@@ -60,8 +61,11 @@ final class SinkHarness implements AutoCloseable {
         this.overrides = overrides;
         this.stateRoot = Files.createTempDirectory("mvsink-it-state");
         try (Admin admin = Admin.create(clientProps())) {
-            admin.createTopics(List.of(new NewTopic(correctionsTopic(), partitions, (short) 1))).all()
-                .get(60, TimeUnit.SECONDS);
+            // the tests' update times are small logical times (1970 as timestamps): the broker's
+            // time-based retention would delete them at its next check (every 5 minutes), and the
+            // model read back from this topic with them
+            admin.createTopics(List.of(new NewTopic(correctionsTopic(), partitions, (short) 1)
+                .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, "-1")))).all().get(60, TimeUnit.SECONDS);
         }
         MvsinkConfig config = config(0);
         this.registry = Wiring.registry(config);

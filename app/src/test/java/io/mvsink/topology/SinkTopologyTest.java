@@ -52,6 +52,8 @@ class SinkTopologyTest {
     private SharedBatchRegistry builder;
     private TopologyTestDriver driver;
     private TestInputTopic<byte[], byte[]> corrections;
+    private static final long WALL_CLOCK_MS = 1_800_000_000_000L;
+
     private TestInputTopic<byte[], byte[]> reports;
     private TestOutputTopic<byte[], byte[]> consensus;
     private AvroRowCodec rows;
@@ -65,7 +67,7 @@ class SinkTopologyTest {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        driver = new TopologyTestDriver(SinkTopology.build(TOPICS, sink), props);
+        driver = new TopologyTestDriver(SinkTopology.build(TOPICS, sink), props, Instant.ofEpochMilli(WALL_CLOCK_MS));
         corrections = driver.createInputTopic("c", new ByteArraySerializer(), new ByteArraySerializer());
         reports = driver.createInputTopic("r", new ByteArraySerializer(), new ByteArraySerializer());
         consensus = driver.createOutputTopic("k", new ByteArrayDeserializer(), new ByteArrayDeserializer());
@@ -140,6 +142,9 @@ class SinkTopologyTest {
         TestOutputTopic<byte[], byte[]> dead = driver.createOutputTopic("d", new ByteArrayDeserializer(), new ByteArrayDeserializer());
         TestRecord<byte[], byte[]> r = dead.readRecord();
         assertEquals("frontier-regressed", new String(r.headers().lastHeader("mvsink.dlq.reason").value(), StandardCharsets.UTF_8));
+        // stamped when dead-lettered (retention counts from it), the update's time kept in a header
+        assertEquals(WALL_CLOCK_MS, r.timestamp());
+        assertEquals("4000", new String(r.headers().lastHeader("mvsink.dlq.timestamp").value(), StandardCharsets.UTF_8));
     }
 
     @Test
