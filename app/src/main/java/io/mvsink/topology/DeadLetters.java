@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Sends bad input to the dead-letter topic, inside the task's transaction, with the original
  * key, value and headers plus headers that say why and where it came from. The dead letter is
- * stamped with the wall-clock time it was sent, its original timestamp kept in header
+ * stamped with the wall-clock time it was sent, the record's timestamp as read (for a record
+ * {@link InvalidTimestampMarker} marked, the partition time it was given) kept in header
  * {@value #TIMESTAMP}: an update's timestamp is its (logical) time, and the broker's time-based
  * retention counts from record timestamps, so a dead letter stamped with an old update time
  * would be deleted at the broker's next retention check instead of being kept for its operator.

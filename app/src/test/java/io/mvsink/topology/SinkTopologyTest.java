@@ -45,6 +45,8 @@ import org.junit.jupiter.api.Test;
  */
 class SinkTopologyTest {
     private static final SinkTopology.Topics TOPICS = new SinkTopology.Topics("c", "r", "k", "d");
+    /** The driver's wall clock: a dead letter is stamped with it. */
+    private static final long WALL_CLOCK_MS = 1_800_000_000_000L;
 
     private final InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
     private final InMemoryBlobStore blobs = new InMemoryBlobStore();
@@ -52,8 +54,6 @@ class SinkTopologyTest {
     private SharedBatchRegistry builder;
     private TopologyTestDriver driver;
     private TestInputTopic<byte[], byte[]> corrections;
-    private static final long WALL_CLOCK_MS = 1_800_000_000_000L;
-
     private TestInputTopic<byte[], byte[]> reports;
     private TestOutputTopic<byte[], byte[]> consensus;
     private AvroRowCodec rows;
@@ -158,6 +158,8 @@ class SinkTopologyTest {
         TestOutputTopic<byte[], byte[]> dead = driver.createOutputTopic("d", new ByteArrayDeserializer(), new ByteArrayDeserializer());
         TestRecord<byte[], byte[]> r = dead.readRecord();
         assertEquals("bad-timestamp", new String(r.headers().lastHeader("mvsink.dlq.reason").value(), StandardCharsets.UTF_8));
+        assertEquals("500", new String(r.headers().lastHeader("mvsink.dlq.timestamp").value(), StandardCharsets.UTF_8),
+            "the partition time the marker gave it (README); the original is in mvsink.invalid-timestamp");
         assertEquals(1, metrics.deadLetteredCount("bad-timestamp"));
         StateDiff diff = diffs().get(0);
         assertEquals(1_000, diff.getUpper());
