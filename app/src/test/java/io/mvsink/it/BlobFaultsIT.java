@@ -1,5 +1,6 @@
 package io.mvsink.it;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -78,10 +79,14 @@ class BlobFaultsIT {
             }
             sink.assertSealedExactly(runner.sealThrough(500));
 
+            // Compactions keep writing after the last seal: a write whose answer was reset may still be
+            // retrying, so each one is judged only once its putIfAbsent has returned or thrown.
+            List<String> landedUnseen = landedUnseen(proxy.exchanges(), keyPath);
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> landedUnseen.stream().allMatch(writes::finished));
             Set<String> stored = sink.blobs.list(sink.correctionsTopic() + "/").stream()
                 .map(BlobInfo::key).collect(Collectors.toSet());
             List<Exchange> exchanges = proxy.exchanges();
-            List<String> landedUnseen = landedUnseen(exchanges, keyPath);
             Set<String> foundTaken = exchanges.stream()
                 .filter(e -> e.fault() == null && e.status() == 409)
                 .flatMap(e -> blobKey(e, keyPath).stream()).collect(Collectors.toSet());
@@ -226,6 +231,11 @@ class BlobFaultsIT {
 
         RecordingBlobStore(BlobStore store) {
             super(store);
+        }
+
+        /** Whether a write of {@code key} has returned or thrown. */
+        boolean finished(String key) {
+            return written.contains(key) || failures.containsKey(key);
         }
 
         @Override
