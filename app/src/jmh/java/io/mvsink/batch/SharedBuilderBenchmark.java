@@ -13,6 +13,7 @@ import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
+import org.apache.kafka.common.utils.Time;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -68,7 +69,7 @@ public class SharedBuilderBenchmark {
     }
 
     private Object build(List<ContributionData> contributions) {
-        SharedBuilder builder = new SharedBuilder(new SharedBuilder.Key(SHARD, 1000, 2000), sink, 0);
+        SharedBuilder builder = new SharedBuilder(new SharedBuilder.Key(SHARD, 1000, 2000), sink, Time.SYSTEM);
         for (ContributionData c : contributions) {
             builder.add(c, schemas, encoder, blobs);
         }

@@ -9,8 +9,13 @@ public sealed interface Outcome {
     record Pending() implements Outcome {
     }
 
-    /** You own the finished batch: report it from your stream thread, in your transaction. */
-    record Report(Batch batch) implements Outcome {
+    /**
+     * You own the finished batch: report it from your stream thread, in your transaction.
+     *
+     * @param firstWriteAtMs the clock just before its first part write began (0: it has no part);
+     *                       the appender judges its age from here when that is before its close
+     */
+    record Report(Batch batch, long firstWriteAtMs) implements Outcome {
     }
 
     /** Another participant owns the batch and reports it; your contribution is in it. */

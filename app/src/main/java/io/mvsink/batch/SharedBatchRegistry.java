@@ -152,7 +152,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
                 // a task contributing the same range twice gets a batch of its own: a batch holds
                 // at most one contribution per partition
                 shared = mode != CoalescingMode.NONE && builder == null;
-                builder = new SharedBuilder(key, sink, time.milliseconds());
+                builder = new SharedBuilder(key, sink, time);
                 live.add(builder);
                 if (shared) {
                     open.put(key, builder);
@@ -208,7 +208,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
                 case FAILED -> new Outcome.Failed(b.failure);
                 case FINISHED -> {
                     b.state = SharedBuilder.State.DELIVERED;
-                    yield new Outcome.Report(b.batch);
+                    yield new Outcome.Report(b.batch, b.firstWriteAtMs());
                 }
                 case DELIVERED -> new Outcome.Covered(b.batchId);
                 case DROPPED -> throw new IllegalStateException("batch " + b.batchId + " dropped with a live handle");

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import org.apache.kafka.common.utils.Time;
 
 /**
  * One shared batch of one {@code (shard, lower, upper)}: the participants' handles (the
@@ -35,6 +36,9 @@ final class SharedBuilder {
     final ShardSink sink;
     final String batchId = UUID.randomUUID().toString();
     final long openedAtMs;
+    private final Time time;
+    /** The clock just before the first part write began; 0 until then. Builder thread only. */
+    private long firstWriteAtMs;
     long lastActivityMs;
     State state = State.OPEN;
     final List<Handle> handles = new ArrayList<>();
@@ -50,10 +54,11 @@ final class SharedBuilder {
     private long bytes;
     private long updates;
 
-    SharedBuilder(Key key, ShardSink sink, long openedAtMs) {
+    SharedBuilder(Key key, ShardSink sink, Time time) {
         this.key = key;
         this.sink = sink;
-        this.openedAtMs = openedAtMs;
+        this.time = time;
+        this.openedAtMs = time.milliseconds();
     }
 
     /** Encodes one contribution, writing every part that fills up. Builder thread only. */
@@ -91,12 +96,16 @@ final class SharedBuilder {
             .setBatchId(batchId).setShard(key.shard()).setLower(key.lower()).setUpper(key.upper())
             .setSchemaIds(new ArrayList<>(schemaIds.keySet())).setContributions(contributions)
             .setParts(parts).setUpdates(updates).setBytes(bytes).setClosedAtMs(closedAt)
-            .build();
+                        .build();
     }
 
     private void write(int schemaId, PartWriter writer, BlobStore blobs) {
         PartEncoder.EncodedPart part = writer.finish();
         String blobKey = BlobKeys.part(sink.keyPrefix(), key.lower(), key.upper(), batchId, parts.size());
+        if (firstWriteAtMs == 0) {
+            // taken before the write: the blob's last-modified time is not earlier (the GC's age bound rests on it)
+            firstWriteAtMs = time.milliseconds();
+        }
         blobs.putIfAbsent(blobKey, part.bytes());
         sink.metrics().partWritten(part.bytes().length);
         parts.add(new Part(blobKey, schemaId, (long) part.bytes().length, part.updates()));
@@ -111,6 +120,11 @@ final class SharedBuilder {
         meta.put(PartEncoder.META_UPPER, Long.toString(key.upper()));
         meta.put(PartEncoder.META_BATCH, batchId);
         return meta;
+    }
+
+    /** The clock just before the first part write began; 0 if none began. */
+    long firstWriteAtMs() {
+        return firstWriteAtMs;
     }
 
     boolean allResolved() {

@@ -7,12 +7,15 @@ import io.mvsink.avro.StateDiff;
 import io.mvsink.avro.StateRollup;
 import io.mvsink.codec.Codecs;
 import io.mvsink.consensus.ShardState;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -34,12 +37,15 @@ final class AppenderLedger {
     private static final Logger LOG = LoggerFactory.getLogger(AppenderLedger.class);
     private static final String STATE_KEY = "state/";
     private static final String PENDING_KEY = "pending/";
+    private static final String PENDING_SINCE_KEY = "pending-since/";
     private static final String LIVE_KEY = "live/";
     private static final String RETIRED_KEY = "retired/";
 
     private final KeyValueStore<String, byte[]> store;
     private final String shard;
     private final Map<String, Batch> pending = new LinkedHashMap<>();
+    /** Per pending batch id: when its oldest part may have been written (absent: a store of an earlier version). */
+    private final Map<String, Long> writtenSince = new HashMap<>();
     private final AppenderState state;
     private final ShardState model;
 
@@ -58,6 +64,8 @@ final class AppenderLedger {
                 + "; changing a shard's partition count is not supported");
         }
         scan(PENDING_KEY, (key, value) -> pending.put(key, Codecs.BATCH.decode(value)));
+        scan(PENDING_SINCE_KEY, (key, value) -> writtenSince.put(key.substring(key.lastIndexOf('/') + 1),
+            ByteBuffer.wrap(value).getLong()));
         List<Batch> live = new ArrayList<>();
         scan(LIVE_KEY, (key, value) -> live.add(Codecs.BATCH.decode(value)));
         if (state.getSeqno() > 0 && live.isEmpty()) {
@@ -104,10 +112,19 @@ final class AppenderLedger {
         return model;
     }
 
-    void addPending(Batch batch) {
+    /** Keeps a reported batch; {@code writtenSinceMs}: when its oldest part may have been written. */
+    void addPending(Batch batch, long writtenSinceMs) {
         String key = PENDING_KEY + shard + "/" + batch.getBatchId();
         pending.put(key, batch);
         store.put(key, Codecs.BATCH.encode(batch));
+        writtenSince.put(batch.getBatchId(), writtenSinceMs);
+        store.put(PENDING_SINCE_KEY + shard + "/" + batch.getBatchId(),
+            ByteBuffer.allocate(Long.BYTES).putLong(writtenSinceMs).array());
+    }
+
+    /** When the pending {@code batch}'s oldest part may have been written: its close for a store of an earlier version. */
+    long writtenSince(Batch batch) {
+        return writtenSince.getOrDefault(batch.getBatchId(), batch.getClosedAtMs());
     }
 
     Collection<Batch> pending() {
@@ -136,6 +153,9 @@ final class AppenderLedger {
             public void remove() {
                 it.remove();
                 store.delete(key);
+                String batchId = key.substring(key.lastIndexOf('/') + 1);
+                writtenSince.remove(batchId);
+                store.delete(PENDING_SINCE_KEY + shard + "/" + batchId);
             }
         };
     }
@@ -195,7 +215,7 @@ final class AppenderLedger {
     }
 
     private String retiredKey(long retiredAtMs, String blobKey) {
-        return String.format("%s%s/%019d/%s", RETIRED_KEY, shard, retiredAtMs, blobKey);
+        return String.format(Locale.ROOT, "%s%s/%019d/%s", RETIRED_KEY, shard, retiredAtMs, blobKey);
     }
 
     private RetiredBlob retiredOf(String key) {

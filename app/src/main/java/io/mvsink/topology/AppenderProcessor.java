@@ -74,37 +74,40 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
             LOG.warn("appender of shard {} ignores a report for shard {}", sink.shard(), batch.getShard());
             return;
         }
-        String invalid = invalid(batch);
+        long now = sink.time().milliseconds();
+        long writtenSince = writtenSince(batch.getClosedAtMs(), report.getFirstWriteAtMs());
+        String invalid = invalid(batch, writtenSince, now);
         if (invalid != null) {
             reject(batch, invalid);
             return;
         }
-        ledger.addPending(batch);
+        ledger.addPending(batch, writtenSince);
+        expirePending(now);
         Optional<SealCover.Cover> cover = SealCover.find(state.getUpper(), state.getPartitionCount(), ledger.pending());
         if (cover.isPresent()) {
-            seal(cover.get());
+            seal(cover.get(), now);
         } else {
             ledger.save();
         }
-        compactions.maybeStart(ledger.model(), sink.time().milliseconds());
+        compactions.maybeStart(ledger.model(), now);
     }
 
     /** Commits a finished merge and starts the next one (wall-clock punctuation). */
     private void tick(long wallClock) {
         long now = sink.time().milliseconds();
+        expirePending(now);
         compactions.poll(now).ifPresent(this::commitMerge);
         compactions.maybeStart(ledger.model(), now);
     }
 
     /** Why a batch can never be part of a cover from the current upper, or null. */
-    private String invalid(Batch batch) {
+    private String invalid(Batch batch, long writtenSince, long now) {
         Set<Integer> seen = new HashSet<>();
         if (batch.getContributions().isEmpty()) {
             return "batch holds no contribution";
         }
-        if (tooOld(batch)) {
-            return "closed at " + batch.getClosedAtMs() + ", more than " + upkeep.maxBatchAgeMs()
-                + " ms ago (half of gc.grace.ms): its blobs may be collected";
+        if (tooOld(writtenSince, now)) {
+            return tooOldReason(batch, writtenSince);
         }
         for (Contribution c : batch.getContributions()) {
             if (c.getPartition() < 0 || c.getPartition() >= state.getPartitionCount() || !seen.add(c.getPartition())) {
@@ -121,9 +124,46 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
         return null;
     }
 
-    /** A batch closed more than half the GC grace ago may lose its blobs to the GC: never seal it. */
-    private boolean tooOld(Batch batch) {
-        return batch.getClosedAtMs() > 0 && batch.getClosedAtMs() < sink.time().milliseconds() - upkeep.maxBatchAgeMs();
+    /**
+     * A batch whose parts may have been written more than half the GC grace ago may lose them to the
+     * GC: it is never sealed (the GC's safety argument rests on this bound; {@link #seal} checks it
+     * again for every batch it seals). Its age runs from the earlier of its first part write and its
+     * close: parts are written while a builder waits for more contributions, and a stalled builder can
+     * close long after its first write.
+     */
+    private boolean tooOld(long writtenSince, long now) {
+        return writtenSince > 0 && writtenSince < now - upkeep.maxBatchAgeMs();
+    }
+
+    /** When a batch's oldest part may have been written: the earlier of its first write (0: none) and its close. */
+    static long writtenSince(long closedAtMs, long firstWriteAtMs) {
+        return firstWriteAtMs > 0 && (closedAtMs <= 0 || firstWriteAtMs < closedAtMs) ? firstWriteAtMs : closedAtMs;
+    }
+
+    private String tooOldReason(Batch batch, long writtenSince) {
+        return "parts written since " + writtenSince + " (closed at " + batch.getClosedAtMs() + "), more than "
+            + upkeep.maxBatchAgeMs() + " ms ago (half of gc.grace.ms): its blobs may be collected";
+    }
+
+    /**
+     * Drops the pending batches that became too old while they waited for the rest of a cover (a
+     * partition lagging longer than the bound): they can never be sealed, their blobs are garbage,
+     * and their contributors contribute again once the seal does not come.
+     */
+    private void expirePending(long now) {
+        boolean expired = false;
+        for (Iterator<Batch> it = ledger.pendingIterator(); it.hasNext(); ) {
+            Batch batch = it.next();
+            long since = ledger.writtenSince(batch);
+            if (tooOld(since, now)) {
+                it.remove();
+                reject(batch, tooOldReason(batch, since));
+                expired = true;
+            }
+        }
+        if (expired) {
+            ledger.save();
+        }
     }
 
     private void reject(Batch batch, String why) {
@@ -133,15 +173,22 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
         ledger.garbage(batch.getParts().stream().map(p -> p.getKey()).toList());
     }
 
-    private void seal(SealCover.Cover cover) {
+    private void seal(SealCover.Cover cover, long now) {
+        for (Batch batch : cover.batches()) {
+            long since = ledger.writtenSince(batch);
+            if (tooOld(since, now)) {
+                // expirePending ran with the same clock: a cover holding such a batch is a defect
+                throw new IllegalStateException("shard " + sink.shard() + ": refusing to seal batch "
+                    + batch.getBatchId() + ": " + tooOldReason(batch, since));
+            }
+        }
         long lower = state.getUpper();
         Set<String> used = new HashSet<>();
         cover.batches().forEach(b -> used.add(b.getBatchId()));
         List<String> garbage = new ArrayList<>(state.getPendingGarbage());
         for (Iterator<Batch> it = ledger.pendingIterator(); it.hasNext(); ) {
             Batch batch = it.next();
-            boolean unusable = tooOld(batch)
-                || batch.getContributions().stream().anyMatch(c -> c.getLower() < cover.upper());
+            boolean unusable = batch.getContributions().stream().anyMatch(c -> c.getLower() < cover.upper());
             if (used.contains(batch.getBatchId()) || unusable) {
                 if (!used.contains(batch.getBatchId())) {
                     batch.getParts().forEach(p -> garbage.add(p.getKey()));
@@ -150,7 +197,6 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
                 it.remove();
             }
         }
-        long now = sink.time().milliseconds();
         long since = upkeep.sinceLagMs() < 0 ? state.getSince()
             : Math.max(state.getSince(), grid.floor(Math.max(0, cover.upper() - Math.max(upkeep.sinceLagMs(), grid.width()))));
         byte[] value = commit(diff(lower, cover.upper(), cover.batches(), List.of(), garbage, since, now));
@@ -166,15 +212,16 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
 
     /** Commits a merge unless its batches are no longer all live or it is too old: then its parts are garbage. */
     private void commitMerge(Compactions.Merged merged) {
+        long now = sink.time().milliseconds();
         boolean live = merged.replaced().stream().allMatch(id -> ledger.model().batch(id) != null);
-        if (!live || tooOld(merged.batch())) {
+        // a merge takes its closedAtMs before its first write
+        if (!live || tooOld(merged.batch().getClosedAtMs(), now)) {
             sink.metrics().compactionConflict();
             LOG.info("shard {}: merged batch {} not committed ({})", sink.shard(), merged.batch().getBatchId(),
                 live ? "too old" : "its batches changed meanwhile");
             ledger.garbage(merged.batch().getParts().stream().map(p -> p.getKey()).toList());
             return;
         }
-        long now = sink.time().milliseconds();
         commit(diff(state.getUpper(), state.getUpper(), List.of(merged.batch()), merged.replaced(),
             new ArrayList<>(state.getPendingGarbage()), state.getSince(), now));
         sink.metrics().compacted(merged.replaced().size());

@@ -214,7 +214,7 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
             inFlight.pollFirst();
             if (outcome instanceof Outcome.Report report) {
                 context.forward(new Record<>(sink.shard().getBytes(StandardCharsets.UTF_8),
-                    Codecs.REPORT.encode(new BatchReport(report.batch(), context.taskId().toString())),
+                    Codecs.REPORT.encode(new BatchReport(report.batch(), context.taskId().toString(), report.firstWriteAtMs())),
                     sink.time().milliseconds()), StoreNames.REPORTS_SINK);
                 progress.setReportedUpTo(head.upper());
                 saveProgress();

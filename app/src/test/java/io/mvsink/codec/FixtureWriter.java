@@ -20,6 +20,7 @@ final class FixtureWriter {
         // class; what is written now (one file per type and version, never overwritten) is today's:
         write(dir, "StateDiff-v2", Codecs.STATE_DIFF.encode(StoredValues.stateDiff()), Codecs.STATE_DIFF);
         write(dir, "AppenderState-v2", Codecs.APPENDER_STATE.encode(StoredValues.appenderState()), Codecs.APPENDER_STATE);
+        write(dir, "BatchReport-v2", Codecs.REPORT.encode(StoredValues.report()), Codecs.REPORT);
         write(dir, "StateRollup-v1", Codecs.STATE_ROLLUP.encode(StoredValues.stateRollup()), Codecs.STATE_ROLLUP);
     }
 

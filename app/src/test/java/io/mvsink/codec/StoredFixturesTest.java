@@ -50,6 +50,17 @@ class StoredFixturesTest {
     }
 
     @Test
+    void shouldReadBatchReportV2() throws IOException {
+        for (BatchReport report : readBoth("BatchReport-v2", Codecs.REPORT)) {
+            assertEquals("0_3", report.getReporter());
+            assertEquals(1_700_000_000_100L, report.getFirstWriteAtMs());
+            assertBatchV1(report.getBatch());
+        }
+        assertEquals(0L, Codecs.REPORT.decode(bytes("BatchReport-v1.bin")).getFirstWriteAtMs(),
+            "a v1 report has no first write time");
+    }
+
+    @Test
     void shouldReadTaskProgressV1() throws IOException {
         for (TaskProgress progress : readBoth("TaskProgress-v1", Codecs.TASK_PROGRESS)) {
             assertEquals(Long.MAX_VALUE, progress.getFrontier());
@@ -110,7 +121,7 @@ class StoredFixturesTest {
     void shouldEncodeTodayAsTheLatestFixturesWhileTheSchemasAreUnchanged() throws IOException {
         // When a schema gains a field this fails: add fixtures of the next version and keep the old (the reads above).
         assertArrayEquals(bytes("StateDiff-v2.bin"), Codecs.STATE_DIFF.encode(StoredValues.stateDiff()));
-        assertArrayEquals(bytes("BatchReport-v1.bin"), Codecs.REPORT.encode(StoredValues.report()));
+        assertArrayEquals(bytes("BatchReport-v2.bin"), Codecs.REPORT.encode(StoredValues.report()));
         assertArrayEquals(bytes("TaskProgress-v1.bin"), Codecs.TASK_PROGRESS.encode(StoredValues.taskProgress()));
         assertArrayEquals(bytes("AppenderState-v2.bin"), Codecs.APPENDER_STATE.encode(StoredValues.appenderState()));
         assertArrayEquals(bytes("StateRollup-v1.bin"), Codecs.STATE_ROLLUP.encode(StoredValues.stateRollup()));

@@ -32,7 +32,7 @@ final class StoredValues {
     }
 
     static BatchReport report() {
-        return new BatchReport(batch(), "0_3");
+        return new BatchReport(batch(), "0_3", 1_700_000_000_100L);
     }
 
     static StateDiff stateDiff() {

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mvsink.avro.Batch;
-import io.mvsink.avro.BatchReport;
 import io.mvsink.avro.Contribution;
 import io.mvsink.avro.Part;
 import io.mvsink.avro.StateDiff;
@@ -27,15 +26,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.Time;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
@@ -56,7 +51,7 @@ class AppenderUpkeepTest {
     private LongSupplier mergeClosedAt = System::currentTimeMillis;
     private SharedBatchRegistry builder;
     private TopologyTestDriver driver;
-    private TestInputTopic<byte[], byte[]> reports;
+    private TopologyDriver topology;
     private TestOutputTopic<byte[], byte[]> consensus;
     /** The consensus topic as compaction leaves it: the latest value of every key (null: tombstone). */
     private final Map<String, byte[]> compacted = new TreeMap<>();
@@ -74,17 +69,14 @@ class AppenderUpkeepTest {
             sinceLagMs, rollupAppends, 600_000L);
         SinkContext sink = new SinkContext("s", "c-value", WIDTH, PARTITIONS, 10, 60_000, 4096, Time.SYSTEM, metrics,
             builder, new InMemorySchemaRegistry(), upkeep);
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        driver = new TopologyTestDriver(SinkTopology.build(new SinkTopology.Topics("c", "r", "k", "d"), sink), props);
-        reports = driver.createInputTopic("r", new ByteArraySerializer(), new ByteArraySerializer());
-        consensus = driver.createOutputTopic("k", new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        topology = new TopologyDriver(sink);
+        driver = topology.driver;
+        consensus = topology.consensus;
     }
 
     @AfterEach
     void stop() {
-        driver.close();
+        topology.close();
         builder.close();
     }
 
@@ -202,8 +194,7 @@ class AppenderUpkeepTest {
     }
 
     private void report(Batch batch) {
-        reports.pipeInput(new TestRecord<>("s".getBytes(StandardCharsets.UTF_8),
-            Codecs.REPORT.encode(new BatchReport(batch, "test"))));
+        topology.report(batch, "test", 0L);
     }
 
     private void drain() {

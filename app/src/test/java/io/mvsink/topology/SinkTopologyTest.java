@@ -123,7 +123,7 @@ class SinkTopologyTest {
 
         Batch stale = Batches.batch(1_000, 3_000, 0);
         reports.pipeInput(new TestRecord<>("s".getBytes(StandardCharsets.UTF_8),
-            Codecs.REPORT.encode(new BatchReport(stale, "test"))));
+            Codecs.REPORT.encode(new BatchReport(stale, "test", 0L))));
         assertEquals(1, metrics.mismatches());
         progress(4_000);
         awaitBuilt(2);

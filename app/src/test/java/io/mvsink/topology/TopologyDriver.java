@@ -1,0 +1,45 @@
+package io.mvsink.topology;
+
+import io.mvsink.avro.Batch;
+import io.mvsink.avro.BatchReport;
+import io.mvsink.codec.Codecs;
+import java.nio.charset.StandardCharsets;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+
+/**
+ * The sink's topology in a {@link TopologyTestDriver} over topics {@code c} (corrections),
+ * {@code r} (reports), {@code k} (consensus) and {@code d} (dead letters), with reports piped in
+ * directly: the shared fixture of the appender's tests.
+ */
+final class TopologyDriver implements AutoCloseable {
+    final TopologyTestDriver driver;
+    final TestInputTopic<byte[], byte[]> reports;
+    final TestOutputTopic<byte[], byte[]> consensus;
+
+    TopologyDriver(SinkContext sink) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        driver = new TopologyTestDriver(SinkTopology.build(new SinkTopology.Topics("c", "r", "k", "d"), sink), props);
+        reports = driver.createInputTopic("r", new ByteArraySerializer(), new ByteArraySerializer());
+        consensus = driver.createOutputTopic("k", new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    /** Reports {@code batch} for shard {@code s} as task {@code reporter} would. */
+    void report(Batch batch, String reporter, long firstWriteAtMs) {
+        reports.pipeInput(new TestRecord<>("s".getBytes(StandardCharsets.UTF_8),
+            Codecs.REPORT.encode(new BatchReport(batch, reporter, firstWriteAtMs))));
+    }
+
+    @Override
+    public void close() {
+        driver.close();
+    }
+}
