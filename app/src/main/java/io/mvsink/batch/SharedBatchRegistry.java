@@ -352,7 +352,13 @@ public final class SharedBatchRegistry implements AutoCloseable {
                         }
                     }
                 }
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                // an Error too: a builder left draining would keep its handles pending forever; the loop
+                // goes on, discarding the failed builder's queued work and releasing its bytes
+                if (e instanceof Error) {
+                    LOG.error("shard {}: shared batch {} for [{}, {}) hit an error; failing it", b.key.shard(),
+                        b.batchId, b.key.lower(), b.key.upper(), e);
+                }
                 LOG.warn("shard {}: shared batch {} for [{}, {}) failed; its {} contributors contribute again: {}",
                     b.key.shard(), b.batchId, b.key.lower(), b.key.upper(), b.handles.size(), e.toString());
                 synchronized (lock) {

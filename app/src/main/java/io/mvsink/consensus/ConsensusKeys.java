@@ -1,5 +1,7 @@
 package io.mvsink.consensus;
 
+import java.util.Locale;
+
 /**
  * Keys of the consensus topic: {@code <shard>/<seqno, 19 digits>}, one per append, so that the
  * compacted topic keeps every diff until a rollup replaces them, and so that byte order of keys
@@ -11,7 +13,7 @@ public final class ConsensusKeys {
     }
 
     public static String diff(String shard, long seqno) {
-        return String.format("%s/%019d", shard, seqno);
+        return String.format(Locale.ROOT, "%s/%019d", shard, seqno);
     }
 
     /** The key of the shard's rollup record. */

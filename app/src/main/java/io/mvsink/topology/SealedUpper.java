@@ -2,6 +2,7 @@ package io.mvsink.topology;
 
 import io.mvsink.codec.Codecs;
 import io.mvsink.consensus.ConsensusKeys;
+import java.util.Arrays;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
@@ -15,6 +16,7 @@ final class SealedUpper {
     private final ReadOnlyKeyValueStore<String, byte[]> consensus;
     private final String shard;
     private String lastKey;
+    private byte[] lastValue;
     private long upper;
 
     SealedUpper(ReadOnlyKeyValueStore<String, byte[]> consensus, String shard) {
@@ -28,12 +30,14 @@ final class SealedUpper {
                  consensus.reverseRange(ConsensusKeys.first(shard), ConsensusKeys.last(shard))) {
             if (it.hasNext()) {
                 KeyValue<String, byte[]> latest = it.next();
-                if (!latest.key.equals(lastKey)) {
-                    // right after a rollup its key (seqno 0's) may be the only one left
+                // right after a rollup its key (seqno 0's) may be the only one left, and every rollup
+                // reuses that key: a record is known by its key and its value
+                if (!latest.key.equals(lastKey) || !Arrays.equals(latest.value, lastValue)) {
                     upper = ConsensusKeys.isRollup(latest.key)
                         ? Codecs.STATE_ROLLUP.decode(latest.value).getUpper()
                         : Codecs.STATE_DIFF.decode(latest.value).getUpper();
                     lastKey = latest.key;
+                    lastValue = latest.value;
                 }
             }
         }

@@ -14,6 +14,7 @@ final class GatedBlobStore extends ForwardingBlobStore {
     final InMemoryBlobStore store;
     private final AtomicInteger writesStarted = new AtomicInteger();
     private volatile CountDownLatch gate = new CountDownLatch(0);
+    private volatile Error nextError;
 
     GatedBlobStore() {
         this(new InMemoryBlobStore());
@@ -33,6 +34,11 @@ final class GatedBlobStore extends ForwardingBlobStore {
         gate.countDown();
     }
 
+    /** The next write throws {@code error} (an Error, not an exception: a builder thread's worst case). */
+    void throwOnNextWrite(Error error) {
+        nextError = error;
+    }
+
     /** Writes that entered {@link #putIfAbsent}, held or not. */
     int writesStarted() {
         return writesStarted.get();
@@ -48,6 +54,11 @@ final class GatedBlobStore extends ForwardingBlobStore {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted at the gate of " + key, e);
+        }
+        Error error = nextError;
+        if (error != null) {
+            nextError = null;
+            throw error;
         }
         store.putIfAbsent(key, data);
     }

@@ -340,6 +340,22 @@ class SharedBatchRegistryTest {
     }
 
     @Test
+    void shouldFailTheBatchWhenItsBuilderThreadHitsAnError() {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        registerAll(ORDERS, 2);
+        blobs.throwOnNextWrite(new AssertionError("an Error, not an exception"));
+        List<Handle> handles = List.of(contribute(ORDERS, 0, 0, 1000, 2), contribute(ORDERS, 1, 0, 1000, 2));
+
+        for (Handle h : handles) {
+            assertInstanceOf(Outcome.Failed.class, outcomeOf(h), "told, not left pending");
+        }
+        assertEquals(1, metrics.batchesFailed());
+        assertEquals(0, registry.liveBatches());
+        List<Handle> again = List.of(contribute(ORDERS, 0, 0, 1000, 2), contribute(ORDERS, 1, 0, 1000, 2));
+        assertEquals(List.of(0, 1), reportedPartitions(again), "the builder threads still build");
+    }
+
+    @Test
     void shouldCoalesceTheContributionsThatFollowAFailedBarrierBatch() {
         start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
         registerAll(ORDERS, 3);

@@ -135,6 +135,20 @@ class AppenderUpkeepTest {
     }
 
     @Test
+    void shouldSeeANewRollupUnderTheSameKeyAsANewUpper() {
+        start(false, -1, 2);
+        SealedUpper sealed = new SealedUpper(topology.driver.getKeyValueStore(StoreNames.CONSENSUS), "s");
+        report(batch(0, WIDTH, 0, 1));
+        report(batch(WIDTH, 2 * WIDTH, 0, 1));
+        assertEquals(2 * WIDTH, sealed.get(), "the first rollup is the only record left");
+        report(batch(2 * WIDTH, 3 * WIDTH, 0, 1));
+        report(batch(3 * WIDTH, 4 * WIDTH, 0, 1));
+        drain();
+        assertEquals(2, metrics.rollups());
+        assertEquals(4 * WIDTH, sealed.get(), "the second rollup, at the same key, moved the upper");
+    }
+
+    @Test
     void shouldRebuildTheLiveBatchesFromTheConsensusMirrorAcrossRollups() {
         // what an appender store written before live batches were kept is upgraded from
         start(true, -1, 7);
