@@ -97,7 +97,7 @@ final class SharedBuilder {
     private void write(int schemaId, PartWriter writer, BlobStore blobs) {
         PartEncoder.EncodedPart part = writer.finish();
         String blobKey = BlobKeys.part(sink.keyPrefix(), key.lower(), key.upper(), batchId, parts.size());
-        blobs.putIfAbsent(blobKey, part.bytes());
+        blobs.putIfAbsent(blobKey, part.bytes(), sink.owner());
         sink.metrics().partWritten(part.bytes().length);
         parts.add(new Part(blobKey, schemaId, (long) part.bytes().length, part.updates()));
         bytes += part.bytes().length;

@@ -39,7 +39,7 @@ final class GatedBlobStore extends ForwardingBlobStore {
     }
 
     @Override
-    public void putIfAbsent(String key, byte[] data) {
+    public void putIfAbsent(String key, byte[] data, String owner) {
         writesStarted.incrementAndGet();
         try {
             if (!gate.await(30, TimeUnit.SECONDS)) {
@@ -49,7 +49,7 @@ final class GatedBlobStore extends ForwardingBlobStore {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted at the gate of " + key, e);
         }
-        store.putIfAbsent(key, data);
+        store.putIfAbsent(key, data, owner);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.mvsink.it;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mvsink.MvsinkApp;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Two apps (application ids, hence consensus topics) on one corrections topic, one container and
  * one blob prefix, both with the blob GC on: a blue/green move or a staging copy. Each GC must
  * leave the other's parts alone (issue 12), so both shards still read exactly once each GC has run
- * twice after the grace of every part passed.
+ * twice after the grace of every part passed, and each GC still collects its own garbage.
  */
 @ExtendWith(LocalStackExtension.class)
 class SharedContainerGcIT {
@@ -41,6 +42,9 @@ class SharedContainerGcIT {
             long upper = runner.sealThrough(500);
             blue.awaitUpper(upper);
             green.awaitUpper(upper);
+            String prefix = blue.config(0).blobPrefix();
+            String blueLeaked = GcIT.leak(blue.blobs, prefix, blue.config(0).blobOwner(), 1).get(0);
+            String greenLeaked = GcIT.leak(green.blobs, prefix, green.config(0).blobOwner(), 1).get(0);
 
             // every part is written by now; let the grace pass, then let each GC run twice
             long sealedAt = System.currentTimeMillis();
@@ -51,10 +55,15 @@ class SharedContainerGcIT {
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
                 .until(() -> blueApp.metrics().gcRuns() >= blueRuns + 2 && greenApp.metrics().gcRuns() >= greenRuns + 2);
 
+            assertFalse(exists(blue, blueLeaked) || exists(green, greenLeaked), "each gc collected its own garbage");
             assertEquals(0, blueApp.metrics().gcFailures(), "blue gc failures");
             assertEquals(0, greenApp.metrics().gcFailures(), "green gc failures");
             assertEquals(blue.assertSealedExactly(upper), green.assertSealedExactly(upper));
         }
+    }
+
+    private static boolean exists(SinkHarness sink, String key) {
+        return sink.blobs.list(key).stream().anyMatch(blob -> blob.key().equals(key));
     }
 
     private static Properties overrides() {
