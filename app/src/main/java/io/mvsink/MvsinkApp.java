@@ -84,7 +84,8 @@ public final class MvsinkApp implements AutoCloseable {
         try (Admin admin = Admin.create(clientProps())) {
             partitions = new TopicSetup(admin).ensure(topics);
         }
-        deps.batches().addShard(new ShardSink(config.shard(), config.blobPrefix(), deps.metrics()));
+        deps.batches().addShard(new ShardSink(config.shard(), config.blobPrefix(), config.blobOwner(),
+            deps.metrics()));
         SinkContext sink = new SinkContext(config.shard(), config.correctionsTopic() + "-value",
             config.batchIntervalMs(), partitions, config.getLong(MvsinkConfig.PUNCTUATE_INTERVAL_MS),
             config.getLong(MvsinkConfig.RECONTRIBUTE_TIMEOUT_MS),
@@ -110,7 +111,7 @@ public final class MvsinkApp implements AutoCloseable {
                 return thread;
             });
             merge = new BatchMerger(deps.blobs(), deps.registry(), config.correctionsTopic() + "-value",
-                Wiring.encoder(config), config.blobPrefix(), deps.time());
+                Wiring.encoder(config), config.blobPrefix(), config.blobOwner(), deps.time());
         }
         return new SinkContext.Upkeep(merge, compactor == null ? Runnable::run : compactor,
             config.getLong(MvsinkConfig.COMPACTION_MAX_BATCH_BYTES), config.getLong(MvsinkConfig.COMPACTION_SINCE_LAG_MS),

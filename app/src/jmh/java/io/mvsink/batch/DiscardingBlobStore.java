@@ -11,7 +11,7 @@ final class DiscardingBlobStore implements BlobStore {
     private long bytes;
 
     @Override
-    public void putIfAbsent(String key, byte[] data) {
+    public void putIfAbsent(String key, byte[] data, String owner) {
         writes++;
         bytes += data.length;
     }

@@ -45,7 +45,8 @@ public class SharedBuilderBenchmark {
     private final InMemorySchemaRegistry schemas = new InMemorySchemaRegistry();
     private final PartEncoder encoder = new PartEncoder("null", 1);
     private final DiscardingBlobStore blobs = new DiscardingBlobStore();
-    private final ShardSink sink = new ShardSink(SHARD, SHARD + "/", new ShardMetrics(SHARD));
+    private final ShardSink sink = new ShardSink(SHARD, SHARD + "/", "test-consensus/" + SHARD,
+        new ShardMetrics(SHARD));
     private List<ContributionData> small;
     private List<ContributionData> large;
 

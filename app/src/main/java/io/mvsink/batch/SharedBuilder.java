@@ -106,7 +106,7 @@ final class SharedBuilder {
             // taken before the write: the blob's last-modified time is not earlier (the GC's age bound rests on it)
             firstWriteAtMs = time.milliseconds();
         }
-        blobs.putIfAbsent(blobKey, part.bytes());
+        blobs.putIfAbsent(blobKey, part.bytes(), sink.owner());
         sink.metrics().partWritten(part.bytes().length);
         parts.add(new Part(blobKey, schemaId, (long) part.bytes().length, part.updates()));
         bytes += part.bytes().length;

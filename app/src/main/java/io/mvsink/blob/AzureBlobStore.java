@@ -6,6 +6,8 @@ import com.azure.core.util.BinaryData;
 import com.azure.core.util.Context;
 import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.BlobContainerClientBuilder;
+import com.azure.storage.blob.models.BlobItem;
+import com.azure.storage.blob.models.BlobListDetails;
 import com.azure.storage.blob.models.BlobRequestConditions;
 import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.blob.models.ListBlobsOptions;
@@ -15,6 +17,7 @@ import com.azure.storage.common.policy.RetryPolicyType;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -63,8 +66,8 @@ public final class AzureBlobStore implements BlobStore {
     }
 
     @Override
-    public void putIfAbsent(String key, byte[] data) {
-        retries.putIfAbsent(requests, key, data);
+    public void putIfAbsent(String key, byte[] data, String owner) {
+        retries.putIfAbsent(requests, key, data, owner);
     }
 
     @Override
@@ -82,11 +85,18 @@ public final class AzureBlobStore implements BlobStore {
     @Override
     public List<BlobInfo> list(String prefix) {
         return retries.idempotent("list of prefix " + prefix, () -> container
-                .listBlobs(new ListBlobsOptions().setPrefix(prefix), timeout).stream()
-                .map(item -> new BlobInfo(item.getName(), item.getProperties().getContentLength(),
-                        item.getProperties().getLastModified().toInstant()))
+                .listBlobs(new ListBlobsOptions().setPrefix(prefix)
+                        .setDetails(new BlobListDetails().setRetrieveMetadata(true)), timeout).stream()
+                .map(AzureBlobStore::info)
                 .sorted(Comparator.comparing(BlobInfo::key))
                 .toList());
+    }
+
+    private static BlobInfo info(BlobItem item) {
+        Map<String, String> metadata = item.getMetadata();
+        return new BlobInfo(item.getName(), item.getProperties().getContentLength(),
+                item.getProperties().getLastModified().toInstant(),
+                metadata == null ? null : metadata.get(OWNER_METADATA));
     }
 
     @Override
@@ -112,9 +122,10 @@ public final class AzureBlobStore implements BlobStore {
     /** The single requests {@link RetryLoop} drives. */
     private final class SdkRequests implements BlobRequests {
         @Override
-        public void uploadIfNoneMatch(String key, byte[] data) {
+        public void uploadIfNoneMatch(String key, byte[] data, String owner) {
             container.getBlobClient(key).getBlockBlobClient().uploadWithResponse(
                     new BlockBlobSimpleUploadOptions(BinaryData.fromBytes(data))
+                            .setMetadata(owner == null ? null : Map.of(OWNER_METADATA, owner))
                             .setRequestConditions(new BlobRequestConditions().setIfNoneMatch(ETAG_ANY)),
                     timeout, Context.NONE);
         }

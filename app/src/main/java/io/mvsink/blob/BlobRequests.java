@@ -8,8 +8,8 @@ import java.util.Optional;
  */
 interface BlobRequests {
 
-    /** One PUT of {@code data} at {@code key} with {@code If-None-Match: *}. */
-    void uploadIfNoneMatch(String key, byte[] data);
+    /** One PUT of {@code data} at {@code key} with {@code If-None-Match: *}, owned by {@code owner} (null: none). */
+    void uploadIfNoneMatch(String key, byte[] data, String owner);
 
     /** One GET of the blob at {@code key}; empty if there is none. */
     Optional<byte[]> download(String key);

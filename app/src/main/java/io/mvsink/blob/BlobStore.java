@@ -12,15 +12,23 @@ import java.util.List;
 public interface BlobStore extends AutoCloseable {
 
     /**
+     * Metadata key of the owner every blob is written with: the state that may reference it (an
+     * Azure metadata key must be a C# identifier, so no dots). The blob GC deletes only its own.
+     */
+    String OWNER_METADATA = "mvsinkowner";
+
+    /**
      * Writes {@code data} at {@code key} only if no blob exists there ({@code If-None-Match: *}),
      * retrying a bounded number of times with backoff. A retry that finds the key taken by an
      * earlier attempt of this same call with the same bytes counts as success.
      *
+     * @param owner stored as the blob's {@link #OWNER_METADATA} (printable ASCII); null writes a
+     *     blob without an owner, as versions before owners did (only tests do so now)
      * @throws BlobWriteFailedException the blob is certainly not written
      * @throws BlobMaybeWrittenException retries ran out and the blob may or may not exist
      * @throws BlobExistsException another writer's blob (different bytes) holds the key
      */
-    void putIfAbsent(String key, byte[] data);
+    void putIfAbsent(String key, byte[] data, String owner);
 
     /** The blob's bytes; {@link BlobNotFoundException} if there is none. */
     byte[] get(String key);
@@ -28,7 +36,7 @@ public interface BlobStore extends AutoCloseable {
     /** Deletes the blob; returns false if there was none. */
     boolean delete(String key);
 
-    /** The blobs whose keys start with {@code prefix}, in key order. */
+    /** The blobs whose keys start with {@code prefix}, in key order, each with its owner. */
     List<BlobInfo> list(String prefix);
 
     /** Write requests (PUT and DELETE) sent to storage so far, retries included. */

@@ -14,7 +14,7 @@ import java.util.TreeMap;
  * {@link #failNextWrites} injects failures. Thread-safe (one lock).
  */
 public final class InMemoryBlobStore implements BlobStore {
-    private record Stored(byte[] data, Instant lastModified) {
+    private record Stored(byte[] data, Instant lastModified, String owner) {
     }
 
     private final Clock clock;
@@ -46,7 +46,7 @@ public final class InMemoryBlobStore implements BlobStore {
     }
 
     @Override
-    public synchronized void putIfAbsent(String key, byte[] data) {
+    public synchronized void putIfAbsent(String key, byte[] data, String owner) {
         writeRequests++;
         bytesWritten += data.length;
         if (failuresLeft > 0) {
@@ -54,12 +54,12 @@ public final class InMemoryBlobStore implements BlobStore {
             if (!failuresMaybeWritten) {
                 throw new BlobWriteFailedException("injected failure: put of " + data.length + " bytes at " + key + " not written");
             }
-            blobs.putIfAbsent(key, new Stored(data.clone(), clock.instant()));
+            blobs.putIfAbsent(key, new Stored(data.clone(), clock.instant(), owner));
             throw new BlobMaybeWrittenException("injected failure: put of " + data.length + " bytes at " + key + " maybe written");
         }
         Stored existing = blobs.get(key);
         if (existing == null) {
-            blobs.put(key, new Stored(data.clone(), clock.instant()));
+            blobs.put(key, new Stored(data.clone(), clock.instant(), owner));
         } else if (!Arrays.equals(existing.data(), data)) {
             throw new BlobExistsException("put of " + data.length + " bytes at " + key + ": key already holds "
                     + existing.data().length + " other bytes");
@@ -88,7 +88,8 @@ public final class InMemoryBlobStore implements BlobStore {
             if (!e.getKey().startsWith(prefix)) {
                 break;
             }
-            found.add(new BlobInfo(e.getKey(), e.getValue().data().length, e.getValue().lastModified()));
+            Stored stored = e.getValue();
+            found.add(new BlobInfo(e.getKey(), stored.data().length, stored.lastModified(), stored.owner()));
         }
         return found;
     }

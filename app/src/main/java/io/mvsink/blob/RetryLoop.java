@@ -24,14 +24,14 @@ final class RetryLoop {
     }
 
     /** Writes {@code data} at {@code key} unless a blob is there; see {@link BlobStore#putIfAbsent}. */
-    void putIfAbsent(BlobRequests requests, String key, byte[] data) {
+    void putIfAbsent(BlobRequests requests, String key, byte[] data, String owner) {
         String what = "put of " + data.length + " bytes at " + container + "/" + key;
         boolean maybeWritten = false;
         RuntimeException last = null;
         for (int attempt = 1; attempt <= maxAttempts; attempt++) {
             pause(attempt, what, maybeWritten, last);
             try {
-                requests.uploadIfNoneMatch(key, data);
+                requests.uploadIfNoneMatch(key, data, owner);
                 return;
             } catch (RuntimeException e) {
                 last = e;

@@ -17,7 +17,8 @@ import picocli.CommandLine.Option;
 
 @Command(name = "gc", description = "Deletes the shard's blobs that no state references once they are older than "
     + "the grace period (gc.grace.ms). Never deletes a referenced blob, one compaction retired less than the grace "
-    + "ago, or anything outside the shard's blob prefix; deletes nothing while the shard has no appends. Prints "
+    + "ago, another owner's blob (another application.id or consensus.topic), or anything outside the shard's "
+    + "blob prefix; deletes nothing while the shard has no appends. Prints "
     + "one summary line on stderr; exit 2 if it stopped early because reading and deleting took longer than a "
     + "quarter of the grace (run it again).")
 final class GcCommand implements Callable<Integer> {
@@ -34,6 +35,11 @@ final class GcCommand implements Callable<Integer> {
         + "than the gc.grace.ms the shard's apps run with: their appenders seal batches up to half of it old.")
     Long graceMs;
 
+    @Option(names = "--claim-unowned", description = "Also collect blobs under the prefix that have no owner "
+        + "(written by versions before owners) as this shard's. Only when no other app writes under the prefix: "
+        + "another app's old parts would be deleted.")
+    boolean claimUnowned;
+
     @Option(names = "--dry-run", description = "Delete nothing; print the keys it would delete, one per line on stdout.")
     boolean dryRun;
 
@@ -49,14 +55,16 @@ final class GcCommand implements Callable<Integer> {
         Map<String, Object> props = config.kafkaClientProps();
         GcResult result;
         try (BlobStore blobs = Wiring.blobs(config)) {
-            BlobGc gc = new BlobGc(blobs, config.blobPrefix(), grace, Time.SYSTEM);
+            BlobGc own = new BlobGc(blobs, config.blobPrefix(), config.blobOwner(), grace, Time.SYSTEM);
+            BlobGc gc = claimUnowned ? own.claimUnowned() : own;
             result = gc.run(() -> ConsensusReader.read(props, config.consensusTopic(), config.shard(),
                 Duration.ofSeconds(60)), dryRun);
         }
         if (dryRun) {
             result.deleted().forEach(System.out::println);
         }
-        System.err.println("gc: shard " + config.shard() + ", prefix " + config.blobPrefix() + ", grace " + grace
+        System.err.println("gc: shard " + config.shard() + ", prefix " + config.blobPrefix() + ", owner "
+            + config.blobOwner() + (claimUnowned ? " (claiming unowned blobs)" : "") + ", grace " + grace
             + " ms: " + result.summary());
         return result.outcome() == GcResult.Outcome.STALE_STATE ? EXIT_STOPPED_EARLY : 0;
     }

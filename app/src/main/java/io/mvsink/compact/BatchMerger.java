@@ -48,6 +48,7 @@ public final class BatchMerger implements BatchMerge {
     private final String subject;
     private final PartEncoder encoder;
     private final String blobPrefix;
+    private final String owner;
     private final Time time;
 
     /** One consolidated {@code (time, row)}: the row as Avro binary in the latest schema. */
@@ -57,14 +58,16 @@ public final class BatchMerger implements BatchMerge {
     /**
      * @param subject    the shard's registry subject; rows are read into its latest version
      * @param blobPrefix the shard's key prefix; parts go to {@link BlobKeys#part}
+     * @param owner      the owner the merged parts are written with ({@code MvsinkConfig.blobOwner()})
      */
     public BatchMerger(BlobStore blobs, SchemaRegistry registry, String subject, PartEncoder encoder,
-                       String blobPrefix, Time time) {
+                       String blobPrefix, String owner, Time time) {
         this.blobs = blobs;
         this.registry = registry;
         this.subject = subject;
         this.encoder = encoder;
         this.blobPrefix = blobPrefix;
+        this.owner = owner;
         this.time = time;
     }
 
@@ -162,7 +165,7 @@ public final class BatchMerger implements BatchMerge {
     private long put(PartWriter writer, long[] range, String batchId, int schemaId, List<Part> parts) {
         PartEncoder.EncodedPart encoded = writer.finish();
         String key = BlobKeys.part(blobPrefix, range[0], range[1], batchId, parts.size());
-        blobs.putIfAbsent(key, encoded.bytes());
+        blobs.putIfAbsent(key, encoded.bytes(), owner);
         parts.add(new Part(key, schemaId, (long) encoded.bytes().length, encoded.updates()));
         return encoded.bytes().length;
     }

@@ -115,8 +115,10 @@ public final class MvsinkConfig extends AbstractConfig {
                 + "container SAS cannot create it.")
         .define(BLOB_CONTAINER, Type.STRING, "mvsink", new ContainerValidator(), Importance.HIGH,
             "Blob container of the parts (created if missing).")
-        .define(BLOB_PREFIX, Type.STRING, "", Importance.LOW,
-            "Key prefix of every part; empty means <shard>/.")
+        .define(BLOB_PREFIX, Type.STRING, "", new PrefixValidator(), Importance.LOW,
+            "Key prefix of every part; empty means <shard>/. Must end with '/', so that it is never the "
+                + "start of another shard's prefix. Every part also carries its owner (the consensus topic "
+                + "and the shard) in its metadata, and the blob GC deletes only its own.")
         .define(BLOB_TARGET_BYTES, Type.LONG, 8L * 1024 * 1024, between(1024L, 1L << 31), Importance.MEDIUM,
             "A part is cut once it holds about this many bytes of encoded updates.")
         .define(BLOB_CODEC, Type.STRING, "deflate", ValidString.in("null", "deflate", "snappy", "zstandard"),
@@ -198,6 +200,15 @@ public final class MvsinkConfig extends AbstractConfig {
         return orDefault(BLOB_PREFIX, shard() + "/");
     }
 
+    /**
+     * The owner every blob of the shard is written with, {@code <consensus topic>/<shard>}: the
+     * state that may reference the blob. The blob GC deletes only blobs of its own owner, so two
+     * apps (application ids, consensus topics) writing under one prefix never collect each other's.
+     */
+    public String blobOwner() {
+        return consensusTopic() + "/" + shard();
+    }
+
     public long batchIntervalMs() {
         return getLong(BATCH_INTERVAL_MS);
     }
@@ -245,6 +256,10 @@ public final class MvsinkConfig extends AbstractConfig {
         if (!NameValidator.isName(shard)) {
             throw new ConfigException(SHARD_NAME, shard, "must be letters, digits, '.', '_' or '-' "
                 + "(it is also the default shard name taken from " + CORRECTIONS_TOPIC + ")");
+        }
+        if (!NameValidator.isName(consensusTopic())) {
+            throw new ConfigException(CONSENSUS_TOPIC, consensusTopic(), "must be letters, digits, '.', '_' or '-' "
+                + "(a topic name; it also names the owner of the shard's blobs)");
         }
         BlobAccess.checkOptions(blobConnectionString().value(), getString(BLOB_ENDPOINT),
             getPassword(BLOB_SAS_TOKEN).value());
@@ -304,6 +319,24 @@ public final class MvsinkConfig extends AbstractConfig {
         @Override
         public String toString() {
             return "[A-Za-z0-9._-]+";
+        }
+    }
+
+    /** A custom blob prefix: empty (the default) or ending with '/'. */
+    static final class PrefixValidator implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            String s = (String) value;
+            if (s == null || (!s.isEmpty() && !s.endsWith("/"))) {
+                throw new ConfigException(name, value, "must end with '/': a prefix without one is also the "
+                    + "start of other prefixes (orders is the start of orders-eu/), whose blobs the shard's "
+                    + "gc would list");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "empty or ending with '/'";
         }
     }
 

@@ -13,9 +13,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Blob garbage collection of one shard: deletes the blobs under the shard's prefix that no state
- * references (leaked by crashes, lost races, re-contributions or compaction) once they are older
- * than the grace period {@code g} ({@code gc.grace.ms}).
+ * Blob garbage collection of one shard: deletes the blobs under the shard's prefix, written by the
+ * shard ({@link BlobStore#OWNER_METADATA}), that no state references (leaked by crashes, lost
+ * races, re-contributions or compaction) once they are older than the grace period {@code g}
+ * ({@code gc.grace.ms}).
  *
  * <h2>The rule</h2>
  * Against a state {@code S} of the shard whose reading began at {@code T0} (this GC's clock), a
@@ -26,7 +27,11 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code m < t - g};</li>
  *   <li>{@code t - T0 <= g/4}: the state is fresh. Once it is not, the run stops deleting and
  *       reports {@link GcResult.Outcome#STALE_STATE} (the next run reads a fresh state);</li>
- *   <li>{@code S} has at least one append (see below), and {@code B}'s key starts with the prefix.</li>
+ *   <li>{@code S} has at least one append (see below), and {@code B}'s key starts with the prefix;</li>
+ *   <li>{@code B}'s owner is this shard's, {@code <consensus topic>/<shard>}: only states of the
+ *       consensus {@code S} is read from can reference {@code B} (see below). A blob without an
+ *       owner counts as this shard's only when the GC was told to {@link #claimUnowned() claim}
+ *       them.</li>
  * </ol>
  *
  * <h2>Why nothing it deletes is opened again</h2>
@@ -67,34 +72,63 @@ import org.slf4j.LoggerFactory;
  * would wipe the shard, so the run reports {@link GcResult.Outcome#NO_APPENDS} and deletes
  * nothing. What a shard leaks before its first append is collected after it.
  *
- * <p>The prefix must belong to this shard alone (the default {@code <shard>/} does): blobs of
- * another shard under it are unreferenced here and would be deleted. Not thread-safe; one run at
- * a time per instance. Runs by several processes at once are safe: each deletion is decided by
- * the rule above, and a blob another run deleted first is counted missing.
+ * <h2>Only its own blobs</h2>
+ * The argument above covers the states of this shard's consensus. Another app (another
+ * {@code application.id}, hence another consensus topic: a blue/green move, a staging copy) on
+ * the same corrections topic and storage account writes under the same prefix, and its live
+ * parts are unreferenced in {@code S}. So every blob mvsink writes carries the state that may
+ * reference it as its owner, and (6) leaves every other owner's blob alone (counted
+ * {@code foreign}), whatever the prefixes. Blobs written before owners existed have none: the
+ * app's own GC keeps them (counted {@code unowned}), and only the {@code gc} command with
+ * {@code --claim-unowned}, run when no other app writes under the prefix, collects them.
+ *
+ * <p>Not thread-safe; one run at a time per instance. Runs by several processes at once are safe:
+ * each deletion is decided by the rule above, and a blob another run deleted first is counted
+ * missing.
  */
 public final class BlobGc {
     private static final Logger LOG = LoggerFactory.getLogger(BlobGc.class);
 
     private final BlobStore blobs;
     private final String prefix;
+    private final String owner;
+    private final boolean claimUnowned;
     private final long graceMs;
     private final Time time;
 
     /**
      * @param prefix the shard's blob prefix ({@code MvsinkConfig.blobPrefix()}); must not be empty
+     * @param owner the shard's blob owner ({@code MvsinkConfig.blobOwner()}); only its blobs are deleted
      * @param graceMs {@code gc.grace.ms}: at least the grace the shard's appenders run with
      */
-    public BlobGc(BlobStore blobs, String prefix, long graceMs, Time time) {
+    public BlobGc(BlobStore blobs, String prefix, String owner, long graceMs, Time time) {
+        this(blobs, prefix, owner, false, graceMs, time);
+    }
+
+    private BlobGc(BlobStore blobs, String prefix, String owner, boolean claimUnowned, long graceMs, Time time) {
         if (prefix == null || prefix.isEmpty()) {
             throw new IllegalArgumentException("blob gc needs a non-empty prefix: it would list the whole container");
+        }
+        if (owner == null || owner.isEmpty()) {
+            throw new IllegalArgumentException("blob gc of " + prefix + " needs its owner: it deletes only its own blobs");
         }
         if (graceMs < 4) {
             throw new IllegalArgumentException("gc grace of " + graceMs + " ms: must be at least 4 ms");
         }
         this.blobs = blobs;
         this.prefix = prefix;
+        this.owner = owner;
+        this.claimUnowned = claimUnowned;
         this.graceMs = graceMs;
         this.time = time;
+    }
+
+    /**
+     * This GC, also collecting blobs without an owner (written before owners existed) as the
+     * shard's own: only when no other app writes under the prefix.
+     */
+    public BlobGc claimUnowned() {
+        return new BlobGc(blobs, prefix, owner, true, graceMs, time);
     }
 
     public String prefix() {
@@ -122,29 +156,40 @@ public final class BlobGc {
         List<BlobInfo> listed = blobs.list(prefix);
         long now = time.milliseconds();
         long cutoff = now - graceMs;
-        int ours = 0;
+        int listedUnderPrefix = 0;
         int live = 0;
         int retiredKept = 0;
         int young = 0;
+        int foreign = 0;
+        int unowned = 0;
         List<BlobInfo> candidates = new ArrayList<>();
         for (BlobInfo blob : listed) {
             if (!blob.key().startsWith(prefix)) {
                 LOG.warn("blob gc of {}: the store listed {} outside the prefix; not touched", prefix, blob.key());
                 continue;
             }
-            ours++;
+            listedUnderPrefix++;
             Long retiredAt = retired.get(blob.key());
             if (referenced.contains(blob.key())) {
                 live++;
             } else if (retiredAt != null && retiredAt >= cutoff) {
                 retiredKept++;
+            } else if (blob.owner() == null && !claimUnowned) {
+                unowned++;
+            } else if (blob.owner() != null && !blob.owner().equals(owner)) {
+                foreign++;
             } else if (blob.lastModified().toEpochMilli() >= cutoff) {
                 young++;
             } else {
                 candidates.add(blob);
             }
         }
-        GcResult.Tally tally = new GcResult.Tally(dryRun, ours, live, retiredKept, young, candidates.size());
+        if (unowned > 0) {
+            LOG.info("blob gc of {}: kept {} unreferenced blobs without an owner (written before owners; the gc "
+                + "command's --claim-unowned collects them)", prefix, unowned);
+        }
+        GcResult.Tally tally = new GcResult.Tally(dryRun, listedUnderPrefix, live, retiredKept, foreign, unowned, young,
+            candidates.size());
         if (state.seqno() == 0) {
             return tally.finish(List.of(), 0, 0, GcResult.Outcome.NO_APPENDS);
         }

@@ -4,15 +4,17 @@ import java.util.List;
 
 /**
  * What one blob GC run found and did. Every listed blob under the prefix is counted in exactly
- * one of {@code referenced}, {@code retiredProtected}, {@code youngProtected} and
- * {@code candidates}; each candidate the run reached was deleted (or, in a dry run, would have
- * been) or was {@code missing} (already gone when deleted).
+ * one of {@code referenced}, {@code retiredProtected}, {@code foreign} (unreferenced, another
+ * owner's: never deleted), {@code unowned} (unreferenced, without an owner, not claimed: kept),
+ * {@code youngProtected} and {@code candidates}; each candidate the run reached was deleted (or,
+ * in a dry run, would have been) or was {@code missing} (already gone when deleted).
  *
  * @param deleted the keys deleted, in key order (in a dry run: the keys it would delete)
  * @param bytesFreed their sizes as listed
  */
-public record GcResult(boolean dryRun, int listed, int referenced, int retiredProtected, int youngProtected,
-                       int candidates, List<String> deleted, long bytesFreed, int missing, Outcome outcome) {
+public record GcResult(boolean dryRun, int listed, int referenced, int retiredProtected, int foreign, int unowned,
+                       int youngProtected, int candidates, List<String> deleted, long bytesFreed, int missing,
+                       Outcome outcome) {
 
     /** How a run ended. */
     public enum Outcome {
@@ -38,7 +40,8 @@ public record GcResult(boolean dryRun, int listed, int referenced, int retiredPr
     /** One line for logs and the command's summary. */
     public String summary() {
         return "listed " + listed + ", referenced " + referenced + ", retired-protected " + retiredProtected
-            + ", young-protected " + youngProtected + ", " + (dryRun ? "would delete " : "deleted ")
+            + ", other owners' " + foreign + ", unowned kept " + unowned + ", young-protected " + youngProtected
+            + ", " + (dryRun ? "would delete " : "deleted ")
             + deleted.size() + " of " + candidates + " unreferenced (" + bytesFreed + " bytes), missing " + missing
             + switch (outcome) {
                 case COMPLETE -> "";
@@ -50,11 +53,11 @@ public record GcResult(boolean dryRun, int listed, int referenced, int retiredPr
     }
 
     /** The classification of a run, before any deletion. */
-    record Tally(boolean dryRun, int listed, int referenced, int retiredProtected, int youngProtected,
-                 int candidates) {
+    record Tally(boolean dryRun, int listed, int referenced, int retiredProtected, int foreign, int unowned,
+                 int youngProtected, int candidates) {
         GcResult finish(List<String> deleted, long bytesFreed, int missing, Outcome outcome) {
-            return new GcResult(dryRun, listed, referenced, retiredProtected, youngProtected, candidates,
-                deleted, bytesFreed, missing, outcome);
+            return new GcResult(dryRun, listed, referenced, retiredProtected, foreign, unowned, youngProtected,
+                candidates, deleted, bytesFreed, missing, outcome);
         }
     }
 }

@@ -53,7 +53,8 @@ public final class GcService implements AutoCloseable {
 
     /** The GC of {@code config}'s shard, started (off when {@code gc.interval.ms} is 0). */
     public static GcService start(MvsinkConfig config, BlobStore blobs, ShardMetrics metrics, Time time) {
-        BlobGc gc = new BlobGc(blobs, config.blobPrefix(), config.getLong(MvsinkConfig.GC_GRACE_MS), time);
+        BlobGc gc = new BlobGc(blobs, config.blobPrefix(), config.blobOwner(), config.getLong(MvsinkConfig.GC_GRACE_MS),
+            time);
         Map<String, Object> props = config.kafkaClientProps();
         String topic = config.consensusTopic();
         String shard = config.shard();

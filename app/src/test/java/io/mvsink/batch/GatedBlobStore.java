@@ -45,7 +45,7 @@ final class GatedBlobStore extends ForwardingBlobStore {
     }
 
     @Override
-    public void putIfAbsent(String key, byte[] data) {
+    public void putIfAbsent(String key, byte[] data, String owner) {
         writesStarted.incrementAndGet();
         try {
             if (!gate.await(30, TimeUnit.SECONDS)) {
@@ -60,7 +60,7 @@ final class GatedBlobStore extends ForwardingBlobStore {
             nextError = null;
             throw error;
         }
-        store.putIfAbsent(key, data);
+        store.putIfAbsent(key, data, owner);
     }
 
     @Override

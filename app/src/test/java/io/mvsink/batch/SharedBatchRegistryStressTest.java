@@ -129,7 +129,8 @@ class SharedBatchRegistryStressTest {
             String shard = "shard-" + s;
             metrics.put(shard, new ShardMetrics(shard));
             refusals.put(shard, new AtomicLong());
-            registry.addShard(new ShardSink(shard, shard + "/", metrics.get(shard)));
+            registry.addShard(new ShardSink(shard, shard + "/", "test-consensus/" + shard,
+                metrics.get(shard)));
         }
         AtomicBoolean stop = new AtomicBoolean();
         List<Thread> threads = new ArrayList<>();
@@ -476,7 +477,7 @@ class SharedBatchRegistryStressTest {
         }
 
         @Override
-        public void putIfAbsent(String key, byte[] data) {
+        public void putIfAbsent(String key, byte[] data, String owner) {
             int roll;
             synchronized (random) {
                 roll = random.nextInt(100);
@@ -485,7 +486,7 @@ class SharedBatchRegistryStressTest {
                 failedWrites.incrementAndGet();
                 throw new BlobWriteFailedException("stress: " + key + " not written");
             }
-            stored.putIfAbsent(key, data);
+            stored.putIfAbsent(key, data, owner);
             if (roll < FAIL_PERCENT + MAYBE_WRITTEN_PERCENT) {
                 failedWrites.incrementAndGet();
                 throw new BlobMaybeWrittenException("stress: " + key + " maybe written");

@@ -566,7 +566,8 @@ class SharedBatchRegistryTest {
     void shouldKeepTwoShardsApartInBuildersAndMetrics() {
         start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
         ShardMetrics paymentsMetrics = new ShardMetrics(PAYMENTS);
-        registry.addShard(new ShardSink(PAYMENTS, PAYMENTS + "/", paymentsMetrics));
+        registry.addShard(new ShardSink(PAYMENTS, PAYMENTS + "/", "test-consensus/" + PAYMENTS,
+            paymentsMetrics));
         registerAll(ORDERS, 2);
         registerAll(PAYMENTS, 2);
         Handle order0 = contribute(ORDERS, 0, 0, 1000, 1);
@@ -613,7 +614,7 @@ class SharedBatchRegistryTest {
     private void start(CoalescingMode mode, long targetBytes, long maxQueuedBytes) {
         registry = new SharedBatchRegistry(mode, blobs, schemas, new PartEncoder("null", targetBytes), time,
             BARRIER_TIMEOUT_MS, maxQueuedBytes, 2);
-        registry.addShard(new ShardSink(ORDERS, ORDERS + "/", metrics));
+        registry.addShard(new ShardSink(ORDERS, ORDERS + "/", "test-consensus/" + ORDERS, metrics));
     }
 
     private void registerAll(String shard, int partitions) {

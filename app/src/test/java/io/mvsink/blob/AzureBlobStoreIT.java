@@ -44,15 +44,17 @@ class AzureBlobStoreIT {
     }
 
     @Test
-    void shouldPutGetListAndDelete() {
-        store.putIfAbsent("shard/b", bytes("bee"));
-        store.putIfAbsent("shard/a", bytes("a"));
-        store.putIfAbsent("other/c", bytes("c"));
+    void shouldPutGetListWithOwnersAndDelete() {
+        store.putIfAbsent("shard/b", bytes("bee"), "app-consensus/shard");
+        store.putIfAbsent("shard/a", bytes("a"), null);
+        store.putIfAbsent("other/c", bytes("c"), null);
 
         assertArrayEquals(bytes("bee"), store.get("shard/b"));
         List<BlobInfo> listed = store.list("shard/");
         assertEquals(List.of("shard/a", "shard/b"), listed.stream().map(BlobInfo::key).toList());
         assertEquals(3, listed.get(1).size());
+        assertEquals("app-consensus/shard", listed.get(1).owner(), "the owner is listed from the blob's metadata");
+        assertEquals(null, listed.get(0).owner(), "a blob written without an owner lists none");
         assertTrue(listed.get(1).lastModified().isAfter(java.time.Instant.now().minusSeconds(600)));
         assertTrue(store.delete("shard/a"));
         assertFalse(store.delete("shard/a"));
@@ -62,17 +64,17 @@ class AzureBlobStoreIT {
 
     @Test
     void shouldRefuseOtherBytesAtTakenKey() {
-        store.putIfAbsent("k", bytes("first"));
+        store.putIfAbsent("k", bytes("first"), null);
 
-        assertThrows(BlobExistsException.class, () -> store.putIfAbsent("k", bytes("second")));
+        assertThrows(BlobExistsException.class, () -> store.putIfAbsent("k", bytes("second"), null));
         assertArrayEquals(bytes("first"), store.get("k"));
     }
 
     @Test
     void shouldAcceptSameBytesAtTakenKey() {
-        store.putIfAbsent("k", bytes("same"));
+        store.putIfAbsent("k", bytes("same"), null);
 
-        store.putIfAbsent("k", bytes("same"));
+        store.putIfAbsent("k", bytes("same"), null);
 
         assertArrayEquals(bytes("same"), store.get("k"));
     }
@@ -82,8 +84,8 @@ class AzureBlobStoreIT {
         long requests = store.writeRequests();
         long bytes = store.bytesWritten();
 
-        store.putIfAbsent("k", bytes("12345"));
-        assertThrows(BlobExistsException.class, () -> store.putIfAbsent("k", bytes("123")));
+        store.putIfAbsent("k", bytes("12345"), null);
+        assertThrows(BlobExistsException.class, () -> store.putIfAbsent("k", bytes("123"), null));
         store.get("k");
         store.list("");
         store.delete("k");
@@ -94,10 +96,10 @@ class AzureBlobStoreIT {
 
     @Test
     void shouldPutAgainAfterDelete() {
-        store.putIfAbsent("k", bytes("old"));
+        store.putIfAbsent("k", bytes("old"), null);
         store.delete("k");
 
-        store.putIfAbsent("k", bytes("new"));
+        store.putIfAbsent("k", bytes("new"), null);
 
         assertArrayEquals(bytes("new"), store.get("k"));
     }
@@ -111,7 +113,7 @@ class AzureBlobStoreIT {
         String unreachable = connectionString.replaceAll("127\\.0\\.0\\.1:\\d+", "127.0.0.1:" + closedPort);
         try (AzureBlobStore nowhere = new AzureBlobStore(BlobStoreSettings.fromConnectionString(unreachable, "c")
                 .withRetries(2, Duration.ofMillis(1), Duration.ofMillis(1)))) {
-            assertThrows(BlobWriteFailedException.class, () -> nowhere.putIfAbsent("k", bytes("x")));
+            assertThrows(BlobWriteFailedException.class, () -> nowhere.putIfAbsent("k", bytes("x"), null));
         }
     }
 

@@ -14,8 +14,8 @@ public abstract class ForwardingBlobStore implements BlobStore {
     }
 
     @Override
-    public void putIfAbsent(String key, byte[] data) {
-        delegate.putIfAbsent(key, data);
+    public void putIfAbsent(String key, byte[] data, String owner) {
+        delegate.putIfAbsent(key, data, owner);
     }
 
     @Override

@@ -19,7 +19,7 @@ class InMemoryBlobStoreTest {
 
     @Test
     void shouldStoreAndReturnBytes() {
-        store.putIfAbsent("a", new byte[] {1, 2});
+        store.putIfAbsent("a", new byte[] {1, 2}, null);
 
         assertArrayEquals(new byte[] {1, 2}, store.get("a"));
     }
@@ -27,7 +27,7 @@ class InMemoryBlobStoreTest {
     @Test
     void shouldNotShareArraysWithCaller() {
         byte[] data = {1};
-        store.putIfAbsent("a", data);
+        store.putIfAbsent("a", data, null);
         data[0] = 7;
         store.get("a")[0] = 8;
 
@@ -36,18 +36,18 @@ class InMemoryBlobStoreTest {
 
     @Test
     void shouldAcceptSameBytesAgain() {
-        store.putIfAbsent("a", new byte[] {1});
+        store.putIfAbsent("a", new byte[] {1}, null);
 
-        store.putIfAbsent("a", new byte[] {1});
+        store.putIfAbsent("a", new byte[] {1}, null);
 
         assertEquals(2, store.writeRequests());
     }
 
     @Test
     void shouldRefuseOtherBytesAtTakenKey() {
-        store.putIfAbsent("a", new byte[] {1});
+        store.putIfAbsent("a", new byte[] {1}, null);
 
-        assertThrows(BlobExistsException.class, () -> store.putIfAbsent("a", new byte[] {2}));
+        assertThrows(BlobExistsException.class, () -> store.putIfAbsent("a", new byte[] {2}, null));
         assertArrayEquals(new byte[] {1}, store.get("a"));
     }
 
@@ -58,30 +58,31 @@ class InMemoryBlobStoreTest {
 
     @Test
     void shouldDeleteAndAllowPutAgain() {
-        store.putIfAbsent("a", new byte[] {1});
+        store.putIfAbsent("a", new byte[] {1}, null);
 
         assertTrue(store.delete("a"));
         assertFalse(store.delete("a"));
-        store.putIfAbsent("a", new byte[] {2});
+        store.putIfAbsent("a", new byte[] {2}, null);
 
         assertArrayEquals(new byte[] {2}, store.get("a"));
     }
 
     @Test
-    void shouldListByPrefixInKeyOrder() {
-        store.putIfAbsent("s/2", new byte[] {1, 2});
-        store.putIfAbsent("s/1", new byte[] {1});
-        store.putIfAbsent("t/1", new byte[] {1});
-        store.putIfAbsent("r", new byte[] {1});
+    void shouldListByPrefixInKeyOrderWithEachBlobsOwner() {
+        store.putIfAbsent("s/2", new byte[] {1, 2}, "c/s");
+        store.putIfAbsent("s/1", new byte[] {1}, null);
+        store.putIfAbsent("t/1", new byte[] {1}, null);
+        store.putIfAbsent("r", new byte[] {1}, null);
 
-        assertEquals(List.of(new BlobInfo("s/1", 1, NOW), new BlobInfo("s/2", 2, NOW)), store.list("s/"));
+        assertEquals(List.of(new BlobInfo("s/1", 1, NOW, null), new BlobInfo("s/2", 2, NOW, "c/s")),
+            store.list("s/"));
         assertEquals(4, store.list("").size());
     }
 
     @Test
     void shouldCountEveryWriteRequestAndPayloadByte() {
-        store.putIfAbsent("a", new byte[3]);
-        assertThrows(BlobExistsException.class, () -> store.putIfAbsent("a", new byte[2]));
+        store.putIfAbsent("a", new byte[3], null);
+        assertThrows(BlobExistsException.class, () -> store.putIfAbsent("a", new byte[2], null));
         store.delete("a");
 
         assertEquals(3, store.writeRequests());
@@ -92,10 +93,10 @@ class InMemoryBlobStoreTest {
     void shouldFailInjectedWritesWithoutStoring() {
         store.failNextWrites(2, false);
 
-        assertThrows(BlobWriteFailedException.class, () -> store.putIfAbsent("a", new byte[] {1}));
-        assertThrows(BlobWriteFailedException.class, () -> store.putIfAbsent("a", new byte[] {1}));
+        assertThrows(BlobWriteFailedException.class, () -> store.putIfAbsent("a", new byte[] {1}, null));
+        assertThrows(BlobWriteFailedException.class, () -> store.putIfAbsent("a", new byte[] {1}, null));
         assertEquals(List.of(), store.list(""));
-        store.putIfAbsent("a", new byte[] {1});
+        store.putIfAbsent("a", new byte[] {1}, null);
         assertEquals(3, store.writeRequests());
     }
 
@@ -103,7 +104,7 @@ class InMemoryBlobStoreTest {
     void shouldStoreButReportMaybeWrittenForAmbiguousInjectedWrite() {
         store.failNextWrites(1, true);
 
-        assertThrows(BlobMaybeWrittenException.class, () -> store.putIfAbsent("a", new byte[] {1}));
+        assertThrows(BlobMaybeWrittenException.class, () -> store.putIfAbsent("a", new byte[] {1}, null));
         assertArrayEquals(new byte[] {1}, store.get("a"));
     }
 }

@@ -24,7 +24,7 @@ class RetryLoopTest {
 
     @Test
     void shouldWriteOnFirstAttemptWithoutSleeping() {
-        loop.putIfAbsent(storage, "k", DATA);
+        loop.putIfAbsent(storage, "k", DATA, null);
 
         assertArrayEquals(DATA, storage.blobs.get("k"));
         assertEquals(1, storage.uploads);
@@ -35,7 +35,7 @@ class RetryLoopTest {
     void shouldRetryServerErrorWithBackoffAndSucceed() {
         storage.thenFail(2, StorageErrors.status(503, "ServerBusy"));
 
-        loop.putIfAbsent(storage, "k", DATA);
+        loop.putIfAbsent(storage, "k", DATA, null);
 
         assertEquals(3, storage.uploads);
         assertEquals(List.of(Duration.ofMillis(100), Duration.ofMillis(200)), sleeps);
@@ -45,7 +45,7 @@ class RetryLoopTest {
     void shouldSucceedWhenRetryFindsItsOwnEarlierWrite() {
         storage.thenFail(timeout(), true);
 
-        loop.putIfAbsent(storage, "k", DATA);
+        loop.putIfAbsent(storage, "k", DATA, null);
 
         assertEquals(2, storage.uploads);
         assertEquals(1, storage.downloads);
@@ -55,7 +55,7 @@ class RetryLoopTest {
     void shouldThrowExistsWhenKeyHoldsOtherBytes() {
         storage.blobs.put("k", new byte[] {9});
 
-        BlobExistsException e = assertThrows(BlobExistsException.class, () -> loop.putIfAbsent(storage, "k", DATA));
+        BlobExistsException e = assertThrows(BlobExistsException.class, () -> loop.putIfAbsent(storage, "k", DATA, null));
         assertTrue(e.getMessage().contains("parts/k"), e.getMessage());
         assertEquals(1, storage.uploads);
     }
@@ -64,7 +64,7 @@ class RetryLoopTest {
     void shouldFailAtOnceWhenRefused() {
         storage.thenFail(1, StorageErrors.status(403, "AuthenticationFailed"));
 
-        assertThrows(BlobWriteFailedException.class, () -> loop.putIfAbsent(storage, "k", DATA));
+        assertThrows(BlobWriteFailedException.class, () -> loop.putIfAbsent(storage, "k", DATA, null));
         assertEquals(1, storage.uploads);
         assertEquals(List.of(), sleeps);
     }
@@ -74,14 +74,14 @@ class RetryLoopTest {
         storage.thenFail(1, StorageErrors.status(500, "InternalError"))
                 .thenFail(1, StorageErrors.status(403, "AuthenticationFailed"));
 
-        assertThrows(BlobMaybeWrittenException.class, () -> loop.putIfAbsent(storage, "k", DATA));
+        assertThrows(BlobMaybeWrittenException.class, () -> loop.putIfAbsent(storage, "k", DATA, null));
     }
 
     @Test
     void shouldReportMaybeWrittenWhenAmbiguousAttemptsRunOut() {
         storage.thenFail(5, timeout());
 
-        BlobMaybeWrittenException e = assertThrows(BlobMaybeWrittenException.class, () -> loop.putIfAbsent(storage, "k", DATA));
+        BlobMaybeWrittenException e = assertThrows(BlobMaybeWrittenException.class, () -> loop.putIfAbsent(storage, "k", DATA, null));
         assertTrue(e.getMessage().contains("after 5 attempts"), e.getMessage());
         assertEquals(5, storage.uploads);
         assertEquals(List.of(Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(400),
@@ -92,7 +92,7 @@ class RetryLoopTest {
     void shouldReportWriteFailedWhenNoAttemptReachedStorage() {
         storage.thenFail(5, refused());
 
-        assertThrows(BlobWriteFailedException.class, () -> loop.putIfAbsent(storage, "k", DATA));
+        assertThrows(BlobWriteFailedException.class, () -> loop.putIfAbsent(storage, "k", DATA, null));
         assertEquals(5, storage.uploads);
     }
 
@@ -100,14 +100,14 @@ class RetryLoopTest {
     void shouldReportMaybeWrittenWhenOneOfManyAttemptsWasAmbiguous() {
         storage.thenFail(2, refused()).thenFail(1, StorageErrors.status(500, "InternalError")).thenFail(2, refused());
 
-        assertThrows(BlobMaybeWrittenException.class, () -> loop.putIfAbsent(storage, "k", DATA));
+        assertThrows(BlobMaybeWrittenException.class, () -> loop.putIfAbsent(storage, "k", DATA, null));
     }
 
     @Test
     void shouldRetryWhenTakenKeyTurnsOutEmpty() {
         storage.thenFail(1, StorageErrors.status(412, "ConditionNotMet"));
 
-        loop.putIfAbsent(storage, "k", DATA);
+        loop.putIfAbsent(storage, "k", DATA, null);
 
         assertEquals(2, storage.uploads);
         assertArrayEquals(DATA, storage.blobs.get("k"));
@@ -121,7 +121,7 @@ class RetryLoopTest {
         storage.thenFail(1, StorageErrors.status(500, "InternalError"));
 
         try {
-            assertThrows(BlobMaybeWrittenException.class, () -> interrupted.putIfAbsent(storage, "k", DATA));
+            assertThrows(BlobMaybeWrittenException.class, () -> interrupted.putIfAbsent(storage, "k", DATA, null));
             assertTrue(Thread.currentThread().isInterrupted());
         } finally {
             Thread.interrupted();

@@ -35,7 +35,7 @@ final class ScriptedRequests implements BlobRequests {
     }
 
     @Override
-    public void uploadIfNoneMatch(String key, byte[] data) {
+    public void uploadIfNoneMatch(String key, byte[] data, String owner) {
         uploads++;
         Step step = script.poll();
         if (step != null) {

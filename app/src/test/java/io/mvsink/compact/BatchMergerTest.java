@@ -52,7 +52,8 @@ class BatchMergerTest {
     private final PartEncoder inputs = new PartEncoder("null", 1 << 20);
 
     private BatchMerger merger(long targetBytes) {
-        return new BatchMerger(blobs, registry, SUBJECT, new PartEncoder("deflate", targetBytes), "orders/", time);
+        return new BatchMerger(blobs, registry, SUBJECT, new PartEncoder("deflate", targetBytes), "orders/",
+            "orders-consensus/orders", time);
     }
 
     @Test
@@ -265,7 +266,7 @@ class BatchMergerTest {
             Map<String, String> meta = Map.of(PartEncoder.META_SCHEMA_ID, Integer.toString(e.getKey()));
             for (PartEncoder.EncodedPart part : inputs.encode(registry.schemaById(e.getKey()), meta, e.getValue())) {
                 String key = BlobKeys.part("orders/", lower, upper, id, parts.size());
-                blobs.putIfAbsent(key, part.bytes());
+                blobs.putIfAbsent(key, part.bytes(), null);
                 parts.add(new Part(key, e.getKey(), (long) part.bytes().length, part.updates()));
                 bytes += part.bytes().length;
             }

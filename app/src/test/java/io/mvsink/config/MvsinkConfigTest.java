@@ -158,6 +158,21 @@ class MvsinkConfigTest {
             MvsinkConfig.BARRIER_TIMEOUT_MS, "200");
     }
 
+    @Test
+    void shouldRefuseACustomBlobPrefixWithoutATrailingSlash() {
+        ConfigException e = assertRefused(MvsinkConfig.BLOB_PREFIX, "orders");
+        assertTrue(e.getMessage().contains("must end with '/'"), e.getMessage());
+        assertEquals("shared/orders/", config(MvsinkConfig.BLOB_PREFIX, "shared/orders/").blobPrefix());
+    }
+
+    @Test
+    void shouldNameTheBlobOwnerByTheConsensusTopicAndTheShard() {
+        assertEquals("mvsink-consensus/orders", config().blobOwner());
+        assertEquals("blue-consensus/orders", config(MvsinkConfig.APPLICATION_ID, "blue").blobOwner());
+        assertEquals("c/eu", config(MvsinkConfig.CONSENSUS_TOPIC, "c", MvsinkConfig.SHARD_NAME, "eu").blobOwner());
+        assertRefused(MvsinkConfig.CONSENSUS_TOPIC, "not a topic");
+    }
+
     private static ConfigException assertRefused(String option, String value, String... more) {
         Map<String, Object> props = required();
         props.put(option, value);

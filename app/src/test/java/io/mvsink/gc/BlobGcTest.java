@@ -28,6 +28,8 @@ import org.junit.jupiter.api.Test;
 class BlobGcTest {
     private static final long GRACE = 60_000;
     private static final String PREFIX = "orders/";
+    static final String OWNER = "blue-consensus/orders";
+    private static final String OTHER_OWNER = "green-consensus/orders";
 
     private final MockTime time = new MockTime(0, 1_700_000_000_000L, 0);
     private final InMemoryBlobStore store = new InMemoryBlobStore(clockOf(time));
@@ -97,10 +99,54 @@ class BlobGcTest {
     }
 
     @Test
+    void shouldNeverDeleteAnotherOwnersBlobHoweverOldAndUnreferenced() {
+        store.putIfAbsent("orders/green-0000.avro", new byte[3], OTHER_OWNER);
+        put("orders/leaked-0000.avro");
+        time.sleep(100 * GRACE);
+
+        GcResult result = gc(store).run(state(List.of(), Map.of()), time.milliseconds(), false);
+
+        assertEquals(List.of("orders/leaked-0000.avro"), result.deleted());
+        assertEquals(1, result.foreign());
+        assertTrue(exists("orders/green-0000.avro"), "another app's part under the same prefix is never touched");
+        assertTrue(result.summary().contains("other owners' 1"), result.summary());
+    }
+
+    @Test
+    void shouldKeepAnUnownedBlobUnlessClaimed() {
+        store.putIfAbsent("orders/old-0000.avro", new byte[3], null);
+        time.sleep(100 * GRACE);
+
+        GcResult kept = gc(store).run(state(List.of(), Map.of()), time.milliseconds(), false);
+        assertEquals(List.of(), kept.deleted());
+        assertEquals(1, kept.unowned());
+        assertTrue(exists("orders/old-0000.avro"), "the app's own gc keeps blobs written before owners");
+
+        GcResult claimed = gc(store).claimUnowned().run(state(List.of(), Map.of()), time.milliseconds(), false);
+        assertEquals(List.of("orders/old-0000.avro"), claimed.deleted());
+        assertEquals(0, claimed.unowned());
+    }
+
+    @Test
+    void shouldNeverDeleteAReferencedUnownedBlobEvenWhenClaimingUnowned() {
+        store.putIfAbsent("orders/old-0000.avro", new byte[3], null);
+        time.sleep(100 * GRACE);
+
+        GcResult result = gc(store).claimUnowned().run(state(List.of("orders/old-0000.avro"), Map.of()),
+            time.milliseconds(), false);
+
+        assertEquals(List.of(), result.deleted());
+        assertEquals(1, result.referenced());
+        assertTrue(exists("orders/old-0000.avro"));
+    }
+
+    @Test
     void shouldClassifyEveryListedBlobOnce() {
         put("orders/leaked-0000.avro");
         put("orders/live-0000.avro");
         put("orders/retired-0000.avro");
+        store.putIfAbsent("orders/green-0000.avro", new byte[3], OTHER_OWNER);
+        store.putIfAbsent("orders/old-0000.avro", new byte[3], null);
         time.sleep(GRACE + 1);
         put("orders/young-0000.avro");
         ShardState state = state(List.of("orders/live-0000.avro"),
@@ -108,7 +154,7 @@ class BlobGcTest {
 
         GcResult result = gc(store).run(state, time.milliseconds(), false);
 
-        assertEquals(new GcResult(false, 4, 1, 1, 1, 1, List.of("orders/leaked-0000.avro"), 3, 0,
+        assertEquals(new GcResult(false, 6, 1, 1, 1, 1, 1, 1, List.of("orders/leaked-0000.avro"), 3, 0,
             GcResult.Outcome.COMPLETE), result);
     }
 
@@ -278,7 +324,7 @@ class BlobGcTest {
     }
 
     private BlobGc gc(BlobStore blobs) {
-        return new BlobGc(blobs, PREFIX, GRACE, time);
+        return new BlobGc(blobs, PREFIX, OWNER, GRACE, time);
     }
 
     private void put(String key) {
@@ -286,7 +332,7 @@ class BlobGcTest {
     }
 
     private void put(String key, int size) {
-        store.putIfAbsent(key, new byte[size]);
+        store.putIfAbsent(key, new byte[size], OWNER);
     }
 
     private boolean exists(String key) {

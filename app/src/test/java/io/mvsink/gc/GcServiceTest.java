@@ -22,7 +22,7 @@ class GcServiceTest {
     private final MockTime time = new MockTime(0, 1_700_000_000_000L, 0);
     private final InMemoryBlobStore store = new InMemoryBlobStore(BlobGcTest.clockOf(time));
     private final ShardMetrics metrics = new ShardMetrics("orders");
-    private final BlobGc gc = new BlobGc(store, "orders/", GRACE, time);
+    private final BlobGc gc = new BlobGc(store, "orders/", BlobGcTest.OWNER, GRACE, time);
 
     @Test
     void shouldCountAFailedRunAndNeverThrow() {
@@ -37,8 +37,8 @@ class GcServiceTest {
 
     @Test
     void shouldCountRunsAndDeletedBlobs() {
-        store.putIfAbsent("orders/leaked-0000.avro", new byte[3]);
-        store.putIfAbsent("orders/leaked-0001.avro", new byte[3]);
+        store.putIfAbsent("orders/leaked-0000.avro", new byte[3], BlobGcTest.OWNER);
+        store.putIfAbsent("orders/leaked-0001.avro", new byte[3], BlobGcTest.OWNER);
         time.sleep(GRACE + 1);
         GcService service = new GcService("orders", gc, () -> BlobGcTest.state(List.of(), Map.of()), 1_000, metrics);
 

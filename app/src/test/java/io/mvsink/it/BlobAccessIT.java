@@ -70,8 +70,8 @@ class BlobAccessIT {
 
     private static void assertRoundTrips(AzureBlobStore store) {
         byte[] data = "part".getBytes(StandardCharsets.UTF_8);
-        store.putIfAbsent("shard/b", data);
-        store.putIfAbsent("shard/a", data);
+        store.putIfAbsent("shard/b", data, null);
+        store.putIfAbsent("shard/a", data, null);
         assertArrayEquals(data, store.get("shard/b"));
         assertEquals(List.of("shard/a", "shard/b"), store.list("shard/").stream().map(BlobInfo::key).toList());
     }

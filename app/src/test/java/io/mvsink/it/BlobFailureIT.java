@@ -72,12 +72,12 @@ class BlobFailureIT {
         }
 
         @Override
-        public void putIfAbsent(String key, byte[] data) {
+        public void putIfAbsent(String key, byte[] data, String owner) {
             if (failing.get()) {
                 refused.incrementAndGet();
                 throw new BlobWriteFailedException("injected failure writing " + key);
             }
-            super.putIfAbsent(key, data);
+            super.putIfAbsent(key, data, owner);
         }
     }
 }

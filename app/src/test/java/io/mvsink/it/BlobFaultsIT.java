@@ -133,7 +133,7 @@ class BlobFaultsIT {
                 proxy.fail(fault, 1.0);
                 String key = prefix + fault;
                 BlobException e = assertThrows(BlobException.class,
-                    () -> throughProxy(connectionString, proxy, 1).putIfAbsent(key, data));
+                    () -> throughProxy(connectionString, proxy, 1).putIfAbsent(key, data, null));
                 System.out.println("BlobFaultsIT one attempt, " + fault + ": " + causes(e));
                 assertInstanceOf(BlobMaybeWrittenException.class, e, fault + ": " + causes(e));
                 assertEquals(fault == Fault.RESET_AFTER_FORWARD, exists(direct, key), key + " written");
@@ -142,14 +142,14 @@ class BlobFaultsIT {
 
             proxy.down(true);
             BlobException refused = assertThrows(BlobException.class,
-                () -> throughProxy(connectionString, proxy, 2).putIfAbsent(prefix + "down", data));
+                () -> throughProxy(connectionString, proxy, 2).putIfAbsent(prefix + "down", data, null));
             System.out.println("BlobFaultsIT proxy down: " + causes(refused));
             assertInstanceOf(BlobWriteFailedException.class, refused, "never sent: " + causes(refused));
             proxy.down(false);
 
             AtomicBoolean first = new AtomicBoolean(true);
             proxy.fail(Fault.RESET_AFTER_FORWARD, 1.0).matching(r -> r.method().equals("PUT") && first.getAndSet(false));
-            throughProxy(connectionString, proxy, 5).putIfAbsent(prefix + "retried", data);
+            throughProxy(connectionString, proxy, 5).putIfAbsent(prefix + "retried", data, null);
             assertArrayEquals(data, direct.get(prefix + "retried"));
             String keyPath = keyPath(azurite);
             List<Integer> statuses = proxy.exchanges().stream()
@@ -239,9 +239,9 @@ class BlobFaultsIT {
         }
 
         @Override
-        public void putIfAbsent(String key, byte[] data) {
+        public void putIfAbsent(String key, byte[] data, String owner) {
             try {
-                super.putIfAbsent(key, data);
+                super.putIfAbsent(key, data, owner);
                 written.add(key);
             } catch (RuntimeException e) {
                 failures.put(key, e);

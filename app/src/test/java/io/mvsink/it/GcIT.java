@@ -46,9 +46,10 @@ class GcIT {
             sink.startApp(2);
             long upper = produceAndSeal(sink, producer, 31);
             String prefix = sink.config(0).blobPrefix();
-            List<String> leaked = leak(sink.blobs, prefix, 3);
+            String owner = sink.config(0).blobOwner();
+            List<String> leaked = leak(sink.blobs, prefix, owner, 3);
             String outside = sink.correctionsTopic() + "-elsewhere/leaked-" + UUID.randomUUID() + ".avro";
-            sink.blobs.putIfAbsent(outside, new byte[] {1, 2, 3});
+            sink.blobs.putIfAbsent(outside, new byte[] {1, 2, 3}, owner);
             awaitOlderThanTheGrace(sink.blobs, prefix);
             Set<String> referenced = sink.state().referencedBlobs();
             Set<String> before = keys(sink.blobs, prefix);
@@ -80,7 +81,7 @@ class GcIT {
             MvsinkApp app = sink.startApp(2);
             long upper = produceAndSeal(sink, producer, 32);
             String prefix = sink.config(0).blobPrefix();
-            List<String> leaked = leak(sink.blobs, prefix, 1);
+            List<String> leaked = leak(sink.blobs, prefix, sink.config(0).blobOwner(), 1);
 
             await().atMost(Duration.ofMillis(GRACE_MS + 60_000)).pollInterval(Duration.ofMillis(500))
                 .until(() -> !keys(sink.blobs, prefix).contains(leaked.get(0)));
@@ -115,12 +116,12 @@ class GcIT {
         return upper;
     }
 
-    /** Writes {@code n} blobs under {@code prefix} that no state will ever reference. */
-    private static List<String> leak(BlobStore blobs, String prefix, int n) {
+    /** Writes {@code n} blobs of {@code owner} under {@code prefix} that no state will ever reference. */
+    static List<String> leak(BlobStore blobs, String prefix, String owner, int n) {
         List<String> keys = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             String key = prefix + "leaked-" + UUID.randomUUID() + ".avro";
-            blobs.putIfAbsent(key, ("garbage " + i).getBytes(StandardCharsets.UTF_8));
+            blobs.putIfAbsent(key, ("garbage " + i).getBytes(StandardCharsets.UTF_8), owner);
             keys.add(key);
         }
         return keys;

@@ -40,6 +40,7 @@ import org.apache.kafka.streams.KafkaStreams;
 final class SinkHarness implements AutoCloseable {
     final LocalStack stack;
     final String name = "it-" + UUID.randomUUID().toString().substring(0, 8);
+    private final String correctionsTopic;
     final int partitions;
     final SchemaRegistry registry;
     final BlobStore blobs;
@@ -56,10 +57,7 @@ final class SinkHarness implements AutoCloseable {
     /** {@code blobsFor} wraps the blob store the apps write with (e.g. to inject faults). */
     SinkHarness(LocalStack stack, int partitions, Properties overrides, UnaryOperator<BlobStore> blobsFor)
             throws Exception {
-        this.stack = stack;
-        this.partitions = partitions;
-        this.overrides = overrides;
-        this.stateRoot = Files.createTempDirectory("mvsink-it-state");
+        this(stack, null, partitions, overrides, blobsFor);
         try (Admin admin = Admin.create(clientProps())) {
             // the tests' update times are small logical times (1970 as timestamps): the broker's
             // time-based retention would delete them at its next check (every 5 minutes), and the
@@ -67,6 +65,24 @@ final class SinkHarness implements AutoCloseable {
             admin.createTopics(List.of(new NewTopic(correctionsTopic(), partitions, (short) 1)
                 .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, "-1")))).all().get(60, TimeUnit.SECONDS);
         }
+    }
+
+    /**
+     * Another app (its own application id, hence its own reports and consensus topics) on
+     * {@code sibling}'s corrections topic, with the same blob store: what a blue/green move or a
+     * staging copy on the same storage account looks like.
+     */
+    SinkHarness(SinkHarness sibling, Properties overrides) throws Exception {
+        this(sibling.stack, sibling.correctionsTopic(), sibling.partitions, overrides, UnaryOperator.identity());
+    }
+
+    private SinkHarness(LocalStack stack, String correctionsTopic, int partitions, Properties overrides,
+                        UnaryOperator<BlobStore> blobsFor) throws Exception {
+        this.stack = stack;
+        this.correctionsTopic = correctionsTopic != null ? correctionsTopic : name + "-corrections";
+        this.partitions = partitions;
+        this.overrides = overrides;
+        this.stateRoot = Files.createTempDirectory("mvsink-it-state");
         MvsinkConfig config = config(0);
         this.registry = Wiring.registry(config);
         this.blobs = Wiring.blobs(config);
@@ -76,7 +92,7 @@ final class SinkHarness implements AutoCloseable {
     }
 
     String correctionsTopic() {
-        return name + "-corrections";
+        return correctionsTopic;
     }
 
     Map<String, Object> clientProps() {

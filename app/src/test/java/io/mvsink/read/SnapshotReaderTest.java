@@ -50,7 +50,8 @@ class SnapshotReaderTest {
         new PartEncoder("deflate", 1024), Time.SYSTEM, 1000, 1 << 20, 1);
 
     {
-        builder.addShard(new ShardSink("orders", "orders/", new ShardMetrics("orders")));
+        builder.addShard(new ShardSink("orders", "orders/", "test-consensus/orders",
+            new ShardMetrics("orders")));
     }
     private final ShardState state = new ShardState("orders");
     private final SnapshotReader reader = new SnapshotReader(blobs, registry, "orders-value");

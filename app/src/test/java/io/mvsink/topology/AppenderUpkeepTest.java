@@ -60,7 +60,7 @@ class AppenderUpkeepTest {
     private void start(boolean compacts, long sinceLagMs, int rollupAppends) {
         builder = new SharedBatchRegistry(CoalescingMode.NONE, new InMemoryBlobStore(), new InMemorySchemaRegistry(),
             new PartEncoder("null", 1 << 20), Time.SYSTEM, 1000, 1 << 20, 1);
-        builder.addShard(new ShardSink("s", "s/", metrics));
+        builder.addShard(new ShardSink("s", "s/", "test-consensus/s", metrics));
         BatchMerge merge = (shard, partitions, batches, since) -> {
             merged.add(batches);
             return mergedBatch(batches, mergeClosedAt.getAsLong());

@@ -58,7 +58,7 @@ class BatchAgeBoundTest {
         // barrier mode, one part per update: parts are written as soon as a contribution arrives
         builder = new SharedBatchRegistry(CoalescingMode.BARRIER, blobs, schemas, new PartEncoder("null", 1), time,
             5_000, 1 << 20, 1);
-        builder.addShard(new ShardSink("s", "s/", metrics));
+        builder.addShard(new ShardSink("s", "s/", "k/s", metrics));
         SinkContext.Upkeep upkeep = new SinkContext.Upkeep(null, Runnable::run, 1L << 30, -1, 100, GRACE_MS);
         SinkContext sink = new SinkContext("s", "c-value", WIDTH, 2, 10, 60_000, 4096, time, metrics,
             builder, schemas, upkeep);

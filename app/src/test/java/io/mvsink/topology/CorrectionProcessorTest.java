@@ -64,7 +64,7 @@ class CorrectionProcessorTest {
         InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
         batches = new SharedBatchRegistry(mode, new InMemoryBlobStore(), registry,
             new PartEncoder("null", 1 << 20), time, barrierTimeoutMs, 1 << 20, 1);
-        batches.addShard(new ShardSink("s", "s/", metrics));
+        batches.addShard(new ShardSink("s", "s/", "test-consensus/s", metrics));
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

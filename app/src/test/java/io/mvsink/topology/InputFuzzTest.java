@@ -78,7 +78,7 @@ class InputFuzzTest {
     void start() {
         batches = new SharedBatchRegistry(CoalescingMode.NONE, blobs, registry, new PartEncoder("null", 1 << 20),
             Time.SYSTEM, 1000, 1 << 20, 64L << 20, 1);
-        batches.addShard(new ShardSink("s", "s/", metrics));
+        batches.addShard(new ShardSink("s", "s/", "test-consensus/s", metrics));
         SinkContext sink = new SinkContext("s", SUBJECT, 1000, 1, 10, 600_000, MAX_ROW_BYTES, Time.SYSTEM, metrics,
             batches, registry);
         Properties props = new Properties();

@@ -62,7 +62,7 @@ class SinkTopologyTest {
     void start() {
         builder = new SharedBatchRegistry(CoalescingMode.NONE, blobs, registry, new PartEncoder("null", 1 << 20),
             Time.SYSTEM, 1000, 1 << 20, 1);
-        builder.addShard(new ShardSink("s", "s/", metrics));
+        builder.addShard(new ShardSink("s", "s/", "test-consensus/s", metrics));
         SinkContext sink = new SinkContext("s", "c-value", 1000, 1, 10, 60_000, 4096, Time.SYSTEM, metrics, builder, registry);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "test");
