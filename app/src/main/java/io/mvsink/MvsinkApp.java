@@ -13,12 +13,14 @@ import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.registry.RegistryReadiness;
 import io.mvsink.registry.RegistryUnavailableException;
 import io.mvsink.registry.SchemaRegistry;
+import io.mvsink.topology.AdminPartitionCountProbe;
 import io.mvsink.topology.DeadLetterReason;
 import io.mvsink.topology.SinkContext;
 import io.mvsink.topology.SinkTopology;
 import io.mvsink.topology.TopicSetup;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,6 +44,8 @@ import org.slf4j.LoggerFactory;
 public final class MvsinkApp implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MvsinkApp.class);
     private static final Duration GC_STOP = Duration.ofSeconds(10);
+    /** Bounds the appender's check of the corrections topic's partition count before a seal (on its stream thread). */
+    private static final Duration PARTITION_PROBE_TIMEOUT = Duration.ofSeconds(3);
 
     private final MvsinkConfig config;
     private final Dependencies deps;
@@ -50,6 +54,8 @@ public final class MvsinkApp implements AutoCloseable {
     private KafkaStreams streams;
     private ShardJmx jmx;
     private ExecutorService compactor;
+    private Admin admin;
+    private volatile Throwable failure;
 
     /**
      * The collaborators of the app, injected (tests hand in their own). The batch registry is
@@ -80,19 +86,24 @@ public final class MvsinkApp implements AutoCloseable {
         RegistryReadiness.await(deps.registry(), config.correctionsTopic() + "-value",
             config.getString(MvsinkConfig.REGISTRY_URL), config.getLong(MvsinkConfig.REGISTRY_STARTUP_TIMEOUT_MS),
             deps.time());
-        int partitions;
-        try (Admin admin = Admin.create(clientProps())) {
-            partitions = new TopicSetup(admin).ensure(topics);
-        }
+        admin = Admin.create(clientProps());
+        int partitions = new TopicSetup(admin).ensure(topics);
         deps.batches().addShard(new ShardSink(config.shard(), config.blobPrefix(), deps.metrics()));
         SinkContext sink = new SinkContext(config.shard(), config.correctionsTopic() + "-value",
             config.batchIntervalMs(), partitions, config.getLong(MvsinkConfig.PUNCTUATE_INTERVAL_MS),
             config.getLong(MvsinkConfig.RECONTRIBUTE_TIMEOUT_MS),
             config.getInt(MvsinkConfig.MAX_ROW_BYTES), deps.time(), deps.metrics(), deps.batches(),
-            deps.registry(), upkeep());
+            deps.registry(), upkeep(), new AdminPartitionCountProbe(admin, topics.corrections(), PARTITION_PROBE_TIMEOUT),
+            "");
         Topology topology = SinkTopology.build(topics, sink);
         streams = new KafkaStreams(topology, streamsProps());
-        streams.setUncaughtExceptionHandler(e -> onStreamThreadFailure(config.shard(), e));
+        streams.setUncaughtExceptionHandler(e -> {
+            StreamThreadExceptionResponse response = onStreamThreadFailure(config.shard(), e);
+            if (response != StreamThreadExceptionResponse.REPLACE_THREAD) {
+                failure = e;
+            }
+            return response;
+        });
         jmx = ShardJmx.register(config.shard(), new ShardMBean(deps.metrics(), deps.batches()::queuedBytes,
             deps.batches()::liveBatches, DeadLetterReason.ALL));
         streams.start();
@@ -119,6 +130,11 @@ public final class MvsinkApp implements AutoCloseable {
 
     public KafkaStreams.State state() {
         return streams == null ? KafkaStreams.State.CREATED : streams.state();
+    }
+
+    /** The failure that shut the app down, if one did. */
+    public Optional<Throwable> failure() {
+        return Optional.ofNullable(failure);
     }
 
     public ShardMetrics metrics() {
@@ -165,6 +181,9 @@ public final class MvsinkApp implements AutoCloseable {
         }
         if (jmx != null) {
             jmx.close();
+        }
+        if (admin != null) {
+            admin.close(Duration.ofSeconds(5));
         }
         if (compactor != null) {
             // a merge still running writes parts nothing will reference: garbage for the blob GC

@@ -46,6 +46,7 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
     private final SinkContext.Upkeep upkeep;
     private final Grid grid;
     private final Compactions compactions;
+    private final PartitionWatch partitions;
     private ProcessorContext<byte[], byte[]> context;
     private AppenderLedger ledger;
     private AppenderState state;
@@ -55,6 +56,7 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
         this.upkeep = sink.upkeep();
         this.grid = new Grid(sink.intervalMs());
         this.compactions = new Compactions(sink.shard(), upkeep, sink.metrics());
+        this.partitions = new PartitionWatch(sink.shard(), sink.partitionProbe());
     }
 
     @Override
@@ -80,17 +82,25 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
             return;
         }
         ledger.addPending(batch);
+        sealIfCovered();
+        compactions.maybeStart(ledger.model(), sink.time().milliseconds());
+    }
+
+    /** Seals the cover from the current upper, if there is one and the topic still has the shard's partitions. */
+    private void sealIfCovered() {
         Optional<SealCover.Cover> cover = SealCover.find(state.getUpper(), state.getPartitionCount(), ledger.pending());
-        if (cover.isPresent()) {
+        if (cover.isPresent() && partitions.maySeal(state.getPartitionCount())) {
             seal(cover.get());
         } else {
             ledger.save();
         }
-        compactions.maybeStart(ledger.model(), sink.time().milliseconds());
     }
 
     /** Commits a finished merge and starts the next one (wall-clock punctuation). */
     private void tick(long wallClock) {
+        if (partitions.deferred()) {
+            sealIfCovered();
+        }
         long now = sink.time().milliseconds();
         compactions.poll(now).ifPresent(this::commitMerge);
         compactions.maybeStart(ledger.model(), now);

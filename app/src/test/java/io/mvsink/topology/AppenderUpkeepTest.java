@@ -27,14 +27,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.LongSupplier;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.Time;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -74,12 +70,10 @@ class AppenderUpkeepTest {
             sinceLagMs, rollupAppends, 600_000L);
         SinkContext sink = new SinkContext("s", "c-value", WIDTH, PARTITIONS, 10, 60_000, 4096, Time.SYSTEM, metrics,
             builder, new InMemorySchemaRegistry(), upkeep);
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        driver = new TopologyTestDriver(SinkTopology.build(new SinkTopology.Topics("c", "r", "k", "d"), sink), props);
-        reports = driver.createInputTopic("r", new ByteArraySerializer(), new ByteArraySerializer());
-        consensus = driver.createOutputTopic("k", new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        AppenderDriver appender = new AppenderDriver(sink);
+        driver = appender.driver;
+        reports = appender.reports;
+        consensus = appender.consensus;
     }
 
     @AfterEach
