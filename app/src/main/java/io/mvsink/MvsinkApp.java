@@ -6,6 +6,9 @@ import io.mvsink.blob.BlobStore;
 import io.mvsink.compact.BatchMerge;
 import io.mvsink.compact.BatchMerger;
 import io.mvsink.config.MvsinkConfig;
+import io.mvsink.consensus.ConsensusReader;
+import io.mvsink.consensus.ShardPlacement;
+import io.mvsink.consensus.ShardState;
 import io.mvsink.gc.GcService;
 import io.mvsink.metrics.ShardJmx;
 import io.mvsink.metrics.ShardMBean;
@@ -44,6 +47,7 @@ import org.slf4j.LoggerFactory;
 public final class MvsinkApp implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MvsinkApp.class);
     private static final Duration GC_STOP = Duration.ofSeconds(10);
+    private static final Duration CONSENSUS_READ = Duration.ofSeconds(60);
     /** Bounds the appender's check of the corrections topic's partition count before a seal (on its stream thread). */
     private static final Duration PARTITION_PROBE_TIMEOUT = Duration.ofSeconds(3);
 
@@ -87,14 +91,22 @@ public final class MvsinkApp implements AutoCloseable {
             config.getString(MvsinkConfig.REGISTRY_URL), config.getLong(MvsinkConfig.REGISTRY_STARTUP_TIMEOUT_MS),
             deps.time());
         admin = Admin.create(clientProps());
-        int partitions = new TopicSetup(admin).ensure(topics);
+        int partitions;
+        try {
+            partitions = new TopicSetup(admin).ensure(topics);
+            requireShardPlacement(partitions);
+        } catch (RuntimeException e) {
+            admin.close(Duration.ofSeconds(5));
+            admin = null;
+            throw e;
+        }
         deps.batches().addShard(new ShardSink(config.shard(), config.blobPrefix(), deps.metrics()));
         SinkContext sink = new SinkContext(config.shard(), config.correctionsTopic() + "-value",
             config.batchIntervalMs(), partitions, config.getLong(MvsinkConfig.PUNCTUATE_INTERVAL_MS),
             config.getLong(MvsinkConfig.RECONTRIBUTE_TIMEOUT_MS),
             config.getInt(MvsinkConfig.MAX_ROW_BYTES), deps.time(), deps.metrics(), deps.batches(),
             deps.registry(), upkeep(), new AdminPartitionCountProbe(admin, topics.corrections(), PARTITION_PROBE_TIMEOUT),
-            "");
+            deps.blobs().location());
         Topology topology = SinkTopology.build(topics, sink);
         streams = new KafkaStreams(topology, streamsProps());
         streams.setUncaughtExceptionHandler(e -> {
@@ -109,6 +121,16 @@ public final class MvsinkApp implements AutoCloseable {
         streams.start();
         gc = GcService.start(config, deps.blobs(), deps.metrics(), deps.time());
         LOG.info("shard {}: started over {} partitions of {}", config.shard(), partitions, topics.corrections());
+    }
+
+    /**
+     * Refuses to start a shard whose state the consensus topic holds with another partition count or
+     * another location of its parts (before any stream thread could write a part or seal anything).
+     */
+    private void requireShardPlacement(int partitions) {
+        ShardState state = ConsensusReader.read(clientProps(), config.consensusTopic(), config.shard(), CONSENSUS_READ);
+        ShardPlacement.require(state, topics.corrections(), partitions, deps.blobs().location(),
+            MvsinkConfig.BLOB_CONTAINER);
     }
 
     /** The appender's upkeep: merges on this app's own compactor thread, rollups, since, the GC grace. */

@@ -63,7 +63,7 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
     public void init(ProcessorContext<byte[], byte[]> context) {
         this.context = context;
         this.ledger = new AppenderLedger(context.getStateStore(StoreNames.APPENDER), sink.shard(),
-            sink.partitionCount(), context.getStateStore(StoreNames.CONSENSUS));
+            sink.partitionCount(), sink.location(), context.getStateStore(StoreNames.CONSENSUS));
         this.state = ledger.state();
         context.schedule(Duration.ofMillis(sink.punctuateMs()), PunctuationType.WALL_CLOCK_TIME, this::tick);
     }
@@ -196,7 +196,7 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
             .setShard(sink.shard()).setSeqno(state.getSeqno() + 1).setLower(lower).setUpper(upper)
             .setPartitionCount(state.getPartitionCount()).setAdded(added)
             .setRemovedBatchIds(removed).setGarbageBlobs(garbage).setAppendedAtMs(now).setSince(since)
-            .build();
+            .setLocation(state.getLocation()).build();
     }
 
     /** Applies {@code diff} to the ledger, writes it, and writes a rollup when one is due. */

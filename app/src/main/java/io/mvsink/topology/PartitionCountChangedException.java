@@ -1,5 +1,7 @@
 package io.mvsink.topology;
 
+import io.mvsink.consensus.ShardPlacement;
+
 /**
  * The corrections topic's partition count is not the shard's: fatal. A shard seals exact covers
  * of a fixed set of partitions, so a seal now could cover times an added partition holds; the
@@ -9,9 +11,6 @@ package io.mvsink.topology;
 public final class PartitionCountChangedException extends TopicException {
 
     public PartitionCountChangedException(String shard, String topic, int sealedOver, int now) {
-        super("shard " + shard + " is sealed over " + sealedOver + " partitions of corrections topic '" + topic
-            + "', which now has " + now + ": the shard's partition count cannot change, so nothing more is "
-            + "sealed. Sink the topic as a new shard (a new application.id and shard over a new consensus topic), "
-            + "or restore a topic of " + sealedOver + " partitions");
+        super(ShardPlacement.partitionsChanged(shard, topic, sealedOver, now));
     }
 }

@@ -2,6 +2,7 @@ package io.mvsink.it;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mvsink.MvsinkApp;
@@ -22,7 +23,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Partitions added to the corrections topic while the app runs: the shard must never seal a time
- * that a partition it has not heard from may hold, and the app stops saying what to do.
+ * that a partition it has not heard from may hold, and the app stops saying what to do; a restart
+ * over the grown topic is refused at start.
  */
 @ExtendWith(LocalStackExtension.class)
 class PartitionGrowthIT {
@@ -63,8 +65,14 @@ class PartitionGrowthIT {
                 + " that the snapshot lacks or counts otherwise (of " + model.size() + ")");
             assertEquals(model, snapshot);
             assertEquals(KafkaStreams.State.ERROR, app.state(), "the app stops");
-            assertTrue(app.failure().map(SinkHarness::messages).orElse("").contains("partition count"),
+            assertTrue(app.failure().map(SinkHarness::messages).orElse("").contains("partition count cannot change"),
                 "the failure says what happened: " + app.failure());
+
+            RuntimeException refused = assertThrows(RuntimeException.class, () -> sink.startApp(1),
+                "a restart over the grown topic is refused before its stream threads start");
+            assertTrue(SinkHarness.messages(refused).contains("sealed over 4 partitions")
+                && SinkHarness.messages(refused).contains("which now has 6"), SinkHarness.messages(refused));
+            assertEquals(state.upper(), sink.state().upper(), "nothing more was sealed");
         }
     }
 
