@@ -15,7 +15,12 @@ import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.produce.CorrectionProducer;
 import io.mvsink.produce.Workload;
 import io.mvsink.produce.WorkloadRunner;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.common.utils.Time;
@@ -24,7 +29,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A shard's parts live in one container: a restart pointed at another blob.container is refused
- * before it writes or seals anything, naming both places, and the shard still reads exactly.
+ * before it writes or seals anything, naming both places, and the shard still reads exactly; a
+ * snapshot pointed at the other container says where the parts are instead of missing them.
  */
 @ExtendWith(LocalStackExtension.class)
 class BlobLocationIT {
@@ -55,6 +61,23 @@ class BlobLocationIT {
             }
             // nothing was sealed elsewhere: the shard still reads exactly from its own container
             assertEquals(model, sink.snapshot(sink.state()));
+
+            List<String> snapshotElsewhere = new ArrayList<>(List.of("snapshot"));
+            snapshotElsewhere.addAll(sink.cliArgs());
+            snapshotElsewhere.addAll(List.of("--set", MvsinkConfig.BLOB_CONTAINER + "=mvsink-it-other"));
+            ByteArrayOutputStream errors = new ByteArrayOutputStream();
+            PrintStream err = System.err;
+            System.setErr(new PrintStream(errors, true, StandardCharsets.UTF_8));
+            CliRun.Result result;
+            try {
+                result = CliRun.run(snapshotElsewhere);
+            } finally {
+                System.setErr(err);
+            }
+            String said = errors.toString(StandardCharsets.UTF_8);
+            assertTrue(result.exit() != 0 && result.lines().isEmpty(), "the snapshot of another container fails: " + result);
+            assertTrue(said.contains("keeps its parts at devstoreaccount1/mvsink-it ") && !said.contains("no blob at"),
+                said);
         }
     }
 }
