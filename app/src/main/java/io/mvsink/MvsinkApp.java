@@ -6,6 +6,9 @@ import io.mvsink.blob.BlobStore;
 import io.mvsink.compact.BatchMerge;
 import io.mvsink.compact.BatchMerger;
 import io.mvsink.config.MvsinkConfig;
+import io.mvsink.consensus.ConsensusReader;
+import io.mvsink.consensus.ShardPlacement;
+import io.mvsink.consensus.ShardState;
 import io.mvsink.gc.GcService;
 import io.mvsink.metrics.ShardJmx;
 import io.mvsink.metrics.ShardMBean;
@@ -13,12 +16,14 @@ import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.registry.RegistryReadiness;
 import io.mvsink.registry.RegistryUnavailableException;
 import io.mvsink.registry.SchemaRegistry;
+import io.mvsink.topology.AdminPartitionCountProbe;
 import io.mvsink.topology.DeadLetterReason;
 import io.mvsink.topology.SinkContext;
 import io.mvsink.topology.SinkTopology;
 import io.mvsink.topology.TopicSetup;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,6 +47,9 @@ import org.slf4j.LoggerFactory;
 public final class MvsinkApp implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MvsinkApp.class);
     private static final Duration GC_STOP = Duration.ofSeconds(10);
+    private static final Duration CONSENSUS_READ = Duration.ofSeconds(60);
+    /** Bounds the appender's check of the corrections topic's partition count before a seal (on its stream thread). */
+    private static final Duration PARTITION_PROBE_TIMEOUT = Duration.ofSeconds(3);
 
     private final MvsinkConfig config;
     private final Dependencies deps;
@@ -50,6 +58,8 @@ public final class MvsinkApp implements AutoCloseable {
     private KafkaStreams streams;
     private ShardJmx jmx;
     private ExecutorService compactor;
+    private Admin admin;
+    private volatile Throwable failure;
 
     /**
      * The collaborators of the app, injected (tests hand in their own). The batch registry is
@@ -80,9 +90,15 @@ public final class MvsinkApp implements AutoCloseable {
         RegistryReadiness.await(deps.registry(), config.correctionsTopic() + "-value",
             config.getString(MvsinkConfig.REGISTRY_URL), config.getLong(MvsinkConfig.REGISTRY_STARTUP_TIMEOUT_MS),
             deps.time());
+        admin = Admin.create(clientProps());
         int partitions;
-        try (Admin admin = Admin.create(clientProps())) {
+        try {
             partitions = new TopicSetup(admin).ensure(topics);
+            requireShardPlacement(partitions);
+        } catch (RuntimeException e) {
+            admin.close(Duration.ofSeconds(5));
+            admin = null;
+            throw e;
         }
         deps.batches().addShard(new ShardSink(config.shard(), config.blobPrefix(), config.blobOwner(),
             deps.metrics()));
@@ -90,15 +106,32 @@ public final class MvsinkApp implements AutoCloseable {
             config.batchIntervalMs(), partitions, config.getLong(MvsinkConfig.PUNCTUATE_INTERVAL_MS),
             config.getLong(MvsinkConfig.RECONTRIBUTE_TIMEOUT_MS),
             config.getInt(MvsinkConfig.MAX_ROW_BYTES), deps.time(), deps.metrics(), deps.batches(),
-            deps.registry(), upkeep());
+            deps.registry(), upkeep(), new AdminPartitionCountProbe(admin, topics.corrections(), PARTITION_PROBE_TIMEOUT),
+            deps.blobs().location());
         Topology topology = SinkTopology.build(topics, sink);
         streams = new KafkaStreams(topology, streamsProps());
-        streams.setUncaughtExceptionHandler(e -> onStreamThreadFailure(config.shard(), e));
+        streams.setUncaughtExceptionHandler(e -> {
+            StreamThreadExceptionResponse response = onStreamThreadFailure(config.shard(), e);
+            if (response != StreamThreadExceptionResponse.REPLACE_THREAD) {
+                failure = e;
+            }
+            return response;
+        });
         jmx = ShardJmx.register(config.shard(), new ShardMBean(deps.metrics(), deps.batches()::queuedBytes,
             deps.batches()::liveBatches, DeadLetterReason.ALL));
         streams.start();
         gc = GcService.start(config, deps.blobs(), deps.metrics(), deps.time());
         LOG.info("shard {}: started over {} partitions of {}", config.shard(), partitions, topics.corrections());
+    }
+
+    /**
+     * Refuses to start a shard whose state the consensus topic holds with another partition count or
+     * another location of its parts (before any stream thread could write a part or seal anything).
+     */
+    private void requireShardPlacement(int partitions) {
+        ShardState state = ConsensusReader.read(clientProps(), config.consensusTopic(), config.shard(), CONSENSUS_READ);
+        ShardPlacement.require(state, topics.corrections(), partitions, deps.blobs().location(),
+            MvsinkConfig.BLOB_CONTAINER);
     }
 
     /** The appender's upkeep: merges on this app's own compactor thread, rollups, since, the GC grace. */
@@ -120,6 +153,11 @@ public final class MvsinkApp implements AutoCloseable {
 
     public KafkaStreams.State state() {
         return streams == null ? KafkaStreams.State.CREATED : streams.state();
+    }
+
+    /** The failure that shut the app down, if one did. */
+    public Optional<Throwable> failure() {
+        return Optional.ofNullable(failure);
     }
 
     public ShardMetrics metrics() {
@@ -166,6 +204,9 @@ public final class MvsinkApp implements AutoCloseable {
         }
         if (jmx != null) {
             jmx.close();
+        }
+        if (admin != null) {
+            admin.close(Duration.ofSeconds(5));
         }
         if (compactor != null) {
             // a merge still running writes parts nothing will reference: garbage for the blob GC

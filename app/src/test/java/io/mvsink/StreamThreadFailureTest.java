@@ -3,6 +3,7 @@ package io.mvsink;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.mvsink.registry.RegistryUnavailableException;
+import io.mvsink.topology.PartitionCountChangedException;
 import java.net.ConnectException;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -37,5 +38,13 @@ class StreamThreadFailureTest {
         StreamsException other = new StreamsException("failed", new IllegalStateException("bug"));
 
         assertEquals(StreamThreadExceptionResponse.SHUTDOWN_CLIENT, MvsinkApp.onStreamThreadFailure("s", other));
+    }
+
+    @Test
+    void shouldShutDownNotReplaceTheThreadWhenTheCorrectionsTopicGainedPartitions() {
+        StreamsException grew = new StreamsException("failed to process",
+            new PartitionCountChangedException("s", "c", 4, 6));
+
+        assertEquals(StreamThreadExceptionResponse.SHUTDOWN_CLIENT, MvsinkApp.onStreamThreadFailure("s", grew));
     }
 }

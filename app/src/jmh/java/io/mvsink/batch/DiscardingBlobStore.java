@@ -17,6 +17,11 @@ final class DiscardingBlobStore implements BlobStore {
     }
 
     @Override
+    public String location() {
+        return "discarding/blobs";
+    }
+
+    @Override
     public byte[] get(String key) {
         throw new BlobNotFoundException("discarding store keeps nothing: " + key);
     }

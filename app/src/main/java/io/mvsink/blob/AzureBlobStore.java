@@ -115,6 +115,11 @@ public final class AzureBlobStore implements BlobStore {
     }
 
     @Override
+    public String location() {
+        return container.getAccountName() + "/" + container.getBlobContainerName();
+    }
+
+    @Override
     public String toString() {
         return "AzureBlobStore[" + container.getBlobContainerUrl() + "]";
     }

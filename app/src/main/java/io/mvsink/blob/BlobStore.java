@@ -30,6 +30,12 @@ public interface BlobStore extends AutoCloseable {
      */
     void putIfAbsent(String key, byte[] data, String owner);
 
+    /**
+     * Where this store's blobs live, {@code <storage account>/<container>}: recorded in the shard's state,
+     * so that an app or reader pointed at another container is refused instead of missing parts.
+     */
+    String location();
+
     /** The blob's bytes; {@link BlobNotFoundException} if there is none. */
     byte[] get(String key);
 

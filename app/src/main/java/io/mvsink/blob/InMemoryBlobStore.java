@@ -29,6 +29,12 @@ public final class InMemoryBlobStore implements BlobStore {
         this.clock = clock;
     }
 
+    /** One location for every in-memory store: a test's stores stand for one container. */
+    @Override
+    public String location() {
+        return "memory/blobs";
+    }
+
     /** A store stamping blobs with the system UTC clock. */
     public InMemoryBlobStore() {
         this(Clock.systemUTC());

@@ -34,11 +34,21 @@ final class RunCommand implements Callable<Integer> {
         System.err.println("mvsink: shard " + config.shard() + " running; Ctrl-C to stop");
         while (stopped.getCount() > 0) {
             if (app.state() == KafkaStreams.State.ERROR || app.state() == KafkaStreams.State.NOT_RUNNING) {
-                System.err.println("mvsink: the app stopped (" + app.state() + "); see the log above");
+                System.err.println("mvsink: the app stopped (" + app.state() + ")"
+                    + app.failure().map(RunCommand::rootMessage).map(m -> ": " + m).orElse("") + "; see the log above");
                 return 1;
             }
             stopped.await(1, java.util.concurrent.TimeUnit.SECONDS);
         }
         return 0;
+    }
+
+    /** The message of the innermost cause (Kafka Streams wraps what a processor threw). */
+    static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage();
     }
 }

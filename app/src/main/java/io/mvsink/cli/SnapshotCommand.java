@@ -6,6 +6,7 @@ import io.mvsink.Wiring;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.consensus.ConsensusReader;
+import io.mvsink.consensus.ShardPlacement;
 import io.mvsink.consensus.ShardState;
 import io.mvsink.read.SnapshotReader;
 import java.io.PrintStream;
@@ -46,6 +47,7 @@ final class SnapshotCommand implements Callable<Integer> {
         long time = asOf(state, asOf);
         String rows = subject != null ? subject : config.correctionsTopic() + "-value";
         try (BlobStore blobs = Wiring.blobs(config)) {
+            ShardPlacement.requireLocation(name, state.location(), blobs.location(), MvsinkConfig.BLOB_CONTAINER);
             print(new SnapshotReader(blobs, Wiring.registry(config), rows).read(state, time), System.out);
         }
         System.err.println("snapshot: shard " + name + " as of " + time + " (upper " + state.upper()

@@ -71,7 +71,9 @@ public final class MvsinkConfig extends AbstractConfig {
         .define(BOOTSTRAP_SERVERS, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
             Importance.HIGH, "Kafka bootstrap servers, host:port[,host:port...].")
         .define(CORRECTIONS_TOPIC, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
-            Importance.HIGH, "The corrections topic to sink (must exist). One corrections topic feeds one shard.")
+            Importance.HIGH, "The corrections topic to sink (must exist). One corrections topic feeds one shard, "
+                + "over the partition count it has at the shard's first append: partitions added later stop the app "
+                + "before any seal (and a start over them is refused); sink the grown topic as a new shard.")
         .define(SHARD_NAME, Type.STRING, "", Importance.HIGH,
             "Name of the shard (letters, digits, '.', '_', '-'); empty means the corrections topic's name.")
         .define(REPORTS_TOPIC, Type.STRING, "", Importance.MEDIUM,
@@ -114,11 +116,15 @@ public final class MvsinkConfig extends AbstractConfig {
             "SAS token (without the leading '?') for " + BLOB_ENDPOINT + "; the container must exist, since a "
                 + "container SAS cannot create it.")
         .define(BLOB_CONTAINER, Type.STRING, "mvsink", new ContainerValidator(), Importance.HIGH,
-            "Blob container of the parts (created if missing).")
+            "Blob container of the parts (created if missing). A shard's parts never move: its state records "
+                + "the storage account and container, and an app or snapshot pointed at another is refused, "
+                + "naming both.")
         .define(BLOB_PREFIX, Type.STRING, "", new PrefixValidator(), Importance.LOW,
             "Key prefix of every part; empty means <shard>/. Must end with '/', so that it is never the "
                 + "start of another shard's prefix. Every part also carries its owner (the consensus topic "
-                + "and the shard) in its metadata, and the blob GC deletes only its own.")
+                + "and the shard) in its metadata, and the blob GC deletes only its own. Changing it later keeps "
+                + "every part readable (each key is complete) but the blob GC lists only the current prefix: "
+                + "garbage left under the old one is collected only by gc run with the old prefix.")
         .define(BLOB_TARGET_BYTES, Type.LONG, 8L * 1024 * 1024, between(1024L, 1L << 31), Importance.MEDIUM,
             "A part is cut once it holds about this many bytes of encoded updates.")
         .define(BLOB_CODEC, Type.STRING, "deflate", ValidString.in("null", "deflate", "snappy", "zstandard"),

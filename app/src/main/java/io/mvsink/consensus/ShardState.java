@@ -27,6 +27,7 @@ public final class ShardState {
     private long seqno;
     private long since;
     private int partitionCount;
+    private String location = "";
     private final Map<String, Batch> batches = new LinkedHashMap<>();
     private final Map<String, Long> retired = new LinkedHashMap<>();
 
@@ -41,6 +42,7 @@ public final class ShardState {
         state.seqno = rollup.getSeqno();
         state.since = rollup.getSince();
         state.partitionCount = rollup.getPartitionCount();
+        state.location = rollup.getLocation();
         rollup.getBatches().forEach(b -> state.batches.put(b.getBatchId(), b));
         rollup.getRetired().forEach(r -> state.retired.put(r.getKey(), r.getRetiredAtMs()));
         return state;
@@ -63,6 +65,10 @@ public final class ShardState {
         if (diff.getSince() > diff.getUpper() || (diff.getSince() != 0 && diff.getSince() < since)) {
             throw corrupt(diff, "moves since from " + since + " to " + diff.getSince());
         }
+        if (!diff.getLocation().isEmpty() && !location.isEmpty() && !diff.getLocation().equals(location)) {
+            throw corrupt(diff, "puts its parts at " + diff.getLocation() + "; the shard's parts live at " + location
+                + " and a shard's parts never move");
+        }
         List<String> problems = CoverCheck.problems(diff);
         if (!problems.isEmpty()) {
             throw corrupt(diff, "is not an exact cover: " + problems);
@@ -79,6 +85,9 @@ public final class ShardState {
         upper = diff.getUpper();
         since = Math.max(since, diff.getSince());
         partitionCount = diff.getPartitionCount();
+        if (!diff.getLocation().isEmpty()) {
+            location = diff.getLocation();
+        }
     }
 
     /** A compaction's removed batches must be live and tile exactly the range its batch tiles. */
@@ -119,7 +128,7 @@ public final class ShardState {
         });
         return StateRollup.newBuilder().setShard(shard).setSeqno(seqno).setUpper(upper).setSince(since)
             .setPartitionCount(partitionCount).setBatches(new ArrayList<>(batches.values())).setRetired(kept)
-            .setRolledUpAtMs(nowMs).build();
+            .setRolledUpAtMs(nowMs).setLocation(location).build();
     }
 
     /** Forgets retired blobs retired before {@code retiredSinceMs} (they are plain garbage now). */
@@ -146,6 +155,11 @@ public final class ShardState {
 
     public int partitionCount() {
         return partitionCount;
+    }
+
+    /** Where the shard's parts live ({@code <storage account>/<container>}); "" if no append recorded it. */
+    public String location() {
+        return location;
     }
 
     public Collection<Batch> batches() {

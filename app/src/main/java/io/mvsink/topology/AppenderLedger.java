@@ -6,6 +6,8 @@ import io.mvsink.avro.RetiredBlob;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.avro.StateRollup;
 import io.mvsink.codec.Codecs;
+import io.mvsink.config.MvsinkConfig;
+import io.mvsink.consensus.ShardPlacement;
 import io.mvsink.consensus.ShardState;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -49,19 +51,28 @@ final class AppenderLedger {
     private final AppenderState state;
     private final ShardState model;
 
-    /** Loads the shard's records; {@code mirror} supplies the live batches a store of an earlier version lacks. */
-    AppenderLedger(KeyValueStore<String, byte[]> store, String shard, int partitionCount,
+    /**
+     * Loads the shard's records; {@code mirror} supplies the live batches a store of an earlier version lacks.
+     * A shard that has not recorded where its parts live adopts {@code location} ("": not recorded).
+     *
+     * @throws ShardPlacementException if the shard's parts live elsewhere than {@code location}
+     */
+    AppenderLedger(KeyValueStore<String, byte[]> store, String shard, int partitionCount, String location,
                    ReadOnlyKeyValueStore<String, byte[]> mirror) {
         this.store = store;
         this.shard = shard;
         byte[] stored = store.get(STATE_KEY + shard);
         state = stored == null
-            ? new AppenderState(shard, 0L, 0L, partitionCount, new ArrayList<>(), 0L, 0L)
+            ? new AppenderState(shard, 0L, 0L, partitionCount, new ArrayList<>(), 0L, 0L, location)
             : Codecs.APPENDER_STATE.decode(stored);
         if (state.getPartitionCount() != partitionCount) {
             throw new IllegalStateException("shard " + shard + " was sealed over " + state.getPartitionCount()
                 + " partitions but its corrections topic now has " + partitionCount
                 + "; changing a shard's partition count is not supported");
+        }
+        ShardPlacement.requireLocation(shard, state.getLocation(), location, MvsinkConfig.BLOB_CONTAINER);
+        if (state.getLocation().isEmpty()) {
+            state.setLocation(location);
         }
         scan(PENDING_KEY, (key, value) -> pending.put(key, Codecs.BATCH.decode(value)));
         scan(PENDING_SINCE_KEY, (key, value) -> writtenSince.put(key.substring(key.lastIndexOf('/') + 1),
@@ -75,7 +86,7 @@ final class AppenderLedger {
         scan(RETIRED_KEY, (key, value) -> retired.add(retiredOf(key)));
         model = ShardState.of(StateRollup.newBuilder().setShard(shard).setSeqno(state.getSeqno())
             .setUpper(state.getUpper()).setSince(state.getSince()).setPartitionCount(state.getPartitionCount())
-            .setBatches(live).setRetired(retired).setRolledUpAtMs(0L).build());
+            .setBatches(live).setRetired(retired).setRolledUpAtMs(0L).setLocation(state.getLocation()).build());
     }
 
     /**

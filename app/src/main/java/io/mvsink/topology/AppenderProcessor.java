@@ -46,6 +46,7 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
     private final SinkContext.Upkeep upkeep;
     private final Grid grid;
     private final Compactions compactions;
+    private final PartitionWatch partitions;
     private ProcessorContext<byte[], byte[]> context;
     private AppenderLedger ledger;
     private AppenderState state;
@@ -55,13 +56,14 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
         this.upkeep = sink.upkeep();
         this.grid = new Grid(sink.intervalMs());
         this.compactions = new Compactions(sink.shard(), upkeep, sink.metrics());
+        this.partitions = new PartitionWatch(sink.shard(), sink.partitionProbe());
     }
 
     @Override
     public void init(ProcessorContext<byte[], byte[]> context) {
         this.context = context;
         this.ledger = new AppenderLedger(context.getStateStore(StoreNames.APPENDER), sink.shard(),
-            sink.partitionCount(), context.getStateStore(StoreNames.CONSENSUS));
+            sink.partitionCount(), sink.location(), context.getStateStore(StoreNames.CONSENSUS));
         this.state = ledger.state();
         context.schedule(Duration.ofMillis(sink.punctuateMs()), PunctuationType.WALL_CLOCK_TIME, this::tick);
     }
@@ -83,19 +85,27 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
         }
         ledger.addPending(batch, writtenSince);
         expirePending(now);
+        sealIfCovered(now);
+        compactions.maybeStart(ledger.model(), now);
+    }
+
+    /** Seals the cover from the current upper, if there is one and the topic still has the shard's partitions. */
+    private void sealIfCovered(long now) {
         Optional<SealCover.Cover> cover = SealCover.find(state.getUpper(), state.getPartitionCount(), ledger.pending());
-        if (cover.isPresent()) {
+        if (cover.isPresent() && partitions.maySeal(state.getPartitionCount())) {
             seal(cover.get(), now);
         } else {
             ledger.save();
         }
-        compactions.maybeStart(ledger.model(), now);
     }
 
     /** Commits a finished merge and starts the next one (wall-clock punctuation). */
     private void tick(long wallClock) {
         long now = sink.time().milliseconds();
         expirePending(now);
+        if (partitions.deferred()) {
+            sealIfCovered(now);
+        }
         compactions.poll(now).ifPresent(this::commitMerge);
         compactions.maybeStart(ledger.model(), now);
     }
@@ -233,7 +243,7 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
             .setShard(sink.shard()).setSeqno(state.getSeqno() + 1).setLower(lower).setUpper(upper)
             .setPartitionCount(state.getPartitionCount()).setAdded(added)
             .setRemovedBatchIds(removed).setGarbageBlobs(garbage).setAppendedAtMs(now).setSince(since)
-            .build();
+            .setLocation(state.getLocation()).build();
     }
 
     /** Applies {@code diff} to the ledger, writes it, and writes a rollup when one is due. */

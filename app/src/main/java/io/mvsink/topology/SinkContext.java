@@ -13,10 +13,20 @@ import org.apache.kafka.common.utils.Time;
  *
  * @param recontributeMs a contribution not sealed this long after hand-off is contributed again
  * @param maxRowBytes a larger row is bad input
+ * @param partitionProbe tells the corrections topic's partition count before every seal
+ * @param location where the shard's parts live ({@code <account>/<container>}); "" if not recorded
  */
 public record SinkContext(String shard, String subject, long intervalMs, int partitionCount, long punctuateMs,
                           long recontributeMs, int maxRowBytes, Time time, ShardMetrics metrics, SharedBatchRegistry batches,
-                          SchemaRegistry registry, Upkeep upkeep) {
+                          SchemaRegistry registry, Upkeep upkeep, PartitionCountProbe partitionProbe, String location) {
+
+    /** A context whose partition count never changes and whose parts' location is not recorded. */
+    public SinkContext(String shard, String subject, long intervalMs, int partitionCount, long punctuateMs,
+                       long recontributeMs, int maxRowBytes, Time time, ShardMetrics metrics, SharedBatchRegistry batches,
+                       SchemaRegistry registry, Upkeep upkeep) {
+        this(shard, subject, intervalMs, partitionCount, punctuateMs, recontributeMs, maxRowBytes, time, metrics,
+            batches, registry, upkeep, PartitionCountProbe.fixed(shard, partitionCount), "");
+    }
 
     /** A context with {@link Upkeep#DEFAULT} upkeep (no compaction). */
     public SinkContext(String shard, String subject, long intervalMs, int partitionCount, long punctuateMs,

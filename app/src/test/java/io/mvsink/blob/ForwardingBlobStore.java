@@ -19,6 +19,11 @@ public abstract class ForwardingBlobStore implements BlobStore {
     }
 
     @Override
+    public String location() {
+        return delegate.location();
+    }
+
+    @Override
     public byte[] get(String key) {
         return delegate.get(key);
     }

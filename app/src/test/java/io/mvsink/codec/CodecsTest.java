@@ -84,7 +84,7 @@ class CodecsTest {
 
         AppenderState read = Codecs.APPENDER_STATE.decode(encode(older, old), older);
 
-        assertEquals(new AppenderState("orders", 2_000L, 2L, 3, List.of(), 0L, 0L), read);
+        assertEquals(new AppenderState("orders", 2_000L, 2L, 3, List.of(), 0L, 0L, ""), read);
     }
 
     @Test

@@ -118,13 +118,34 @@ class StoredFixturesTest {
     }
 
     @Test
+    void shouldReadTheLocationOfStateDiffV3AppenderStateV3AndStateRollupV2AndNoneFromOlderVersions() throws IOException {
+        for (StateDiff diff : readBoth("StateDiff-v3", Codecs.STATE_DIFF)) {
+            assertEquals("devstoreaccount1/orders", diff.getLocation());
+            assertEquals(2_000L, diff.getSince());
+            assertBatchV1(diff.getAdded().get(0));
+        }
+        for (AppenderState state : readBoth("AppenderState-v3", Codecs.APPENDER_STATE)) {
+            assertEquals("devstoreaccount1/orders", state.getLocation());
+            assertEquals(40L, state.getRollupSeqno());
+        }
+        for (StateRollup rollup : readBoth("StateRollup-v2", Codecs.STATE_ROLLUP)) {
+            assertEquals("devstoreaccount1/orders", rollup.getLocation());
+            assertEquals(1_700_000_001_000L, rollup.getRolledUpAtMs());
+            assertBatchV1(rollup.getBatches().get(0));
+        }
+        assertEquals("", Codecs.STATE_DIFF.decode(bytes("StateDiff-v2.bin")).getLocation(), "older diffs: unknown");
+        assertEquals("", Codecs.APPENDER_STATE.decode(bytes("AppenderState-v2.bin")).getLocation());
+        assertEquals("", Codecs.STATE_ROLLUP.decode(bytes("StateRollup-v1.bin")).getLocation());
+    }
+
+    @Test
     void shouldEncodeTodayAsTheLatestFixturesWhileTheSchemasAreUnchanged() throws IOException {
         // When a schema gains a field this fails: add fixtures of the next version and keep the old (the reads above).
-        assertArrayEquals(bytes("StateDiff-v2.bin"), Codecs.STATE_DIFF.encode(StoredValues.stateDiff()));
+        assertArrayEquals(bytes("StateDiff-v3.bin"), Codecs.STATE_DIFF.encode(StoredValues.stateDiff()));
         assertArrayEquals(bytes("BatchReport-v2.bin"), Codecs.REPORT.encode(StoredValues.report()));
         assertArrayEquals(bytes("TaskProgress-v1.bin"), Codecs.TASK_PROGRESS.encode(StoredValues.taskProgress()));
-        assertArrayEquals(bytes("AppenderState-v2.bin"), Codecs.APPENDER_STATE.encode(StoredValues.appenderState()));
-        assertArrayEquals(bytes("StateRollup-v1.bin"), Codecs.STATE_ROLLUP.encode(StoredValues.stateRollup()));
+        assertArrayEquals(bytes("AppenderState-v3.bin"), Codecs.APPENDER_STATE.encode(StoredValues.appenderState()));
+        assertArrayEquals(bytes("StateRollup-v2.bin"), Codecs.STATE_ROLLUP.encode(StoredValues.stateRollup()));
     }
 
     private static void assertBatchV1(Batch batch) {

@@ -13,6 +13,8 @@ import java.util.List;
 
 /** Fixed values of every stored type, with non-default fields and edge values, for round trips and fixtures. */
 final class StoredValues {
+    static final String LOCATION = "devstoreaccount1/orders";
+
     private StoredValues() {
     }
 
@@ -47,16 +49,18 @@ final class StoredValues {
             .setGarbageBlobs(List.of("orders.v1/garbage-0000.avro"))
             .setAppendedAtMs(1_700_000_000_456L)
             .setSince(2_000L)
+            .setLocation(LOCATION)
             .build();
     }
 
     static AppenderState appenderState() {
-        return new AppenderState("orders.v1", 3_000L, 42L, 4, List.of("orders.v1/garbage-0000.avro"), 2_000L, 40L);
+        return new AppenderState("orders.v1", 3_000L, 42L, 4, List.of("orders.v1/garbage-0000.avro"), 2_000L, 40L,
+            LOCATION);
     }
 
     static StateRollup stateRollup() {
         return new StateRollup("orders.v1", 42L, 3_000L, 2_000L, 4, List.of(batch()),
-            List.of(new RetiredBlob("orders.v1/old-0000.avro", 1_700_000_000_789L)), 1_700_000_001_000L);
+            List.of(new RetiredBlob("orders.v1/old-0000.avro", 1_700_000_000_789L)), 1_700_000_001_000L, LOCATION);
     }
 
     static TaskProgress taskProgress() {

@@ -191,4 +191,24 @@ class ShardStateTest {
         assertEquals(batches, List.copyOf(state.batches()));
         return e;
     }
+
+    @Test
+    void shouldKeepWhereThePartsLiveThroughDiffsAndRollupsAndRefuseADiffElsewhere() {
+        ShardState state = new ShardState("s");
+        StateDiff unrecorded = diff(1, 0, 10, 1, batch("a", c(0, 0, 10)));
+        state.apply(unrecorded);
+        assertEquals("", state.location(), "a diff written before the location was recorded says nothing");
+        StateDiff first = diff(2, 10, 20, 1, batch("b", c(0, 10, 20)));
+        first.setLocation("acct/chg");
+        state.apply(first);
+        assertEquals("acct/chg", state.location());
+        state.apply(diff(3, 20, 30, 1, batch("c", c(0, 20, 30))));
+        assertEquals("acct/chg", state.location(), "a diff that does not say keeps the location");
+        assertEquals("acct/chg", ShardState.of(state.rollup(0, 0)).location(), "the rollup carries it");
+
+        StateDiff elsewhere = diff(4, 30, 40, 1, batch("d", c(0, 30, 40)));
+        elsewhere.setLocation("acct/other");
+        ConsensusCorruptException e = assertThrows(ConsensusCorruptException.class, () -> state.apply(elsewhere));
+        assertTrue(e.getMessage().contains("acct/other") && e.getMessage().contains("acct/chg"), e.getMessage());
+    }
 }

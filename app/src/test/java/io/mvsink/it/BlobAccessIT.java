@@ -44,6 +44,7 @@ class BlobAccessIT {
             MvsinkConfig.BLOB_SAS_TOKEN, sas);
         try (AzureBlobStore store = Wiring.blobs(config, Map.of())) {
             assertRoundTrips(store);
+            assertEquals(ACCOUNT + "/" + container, store.location(), "every kind of access names the same location");
         }
     }
 
@@ -55,6 +56,7 @@ class BlobAccessIT {
             BlobAccess.ENV_KEY, part(stack.blobConnectionString(), "AccountKey"));
         try (AzureBlobStore store = Wiring.blobs(config, env)) {
             assertRoundTrips(store);
+            assertEquals(ACCOUNT + "/" + container, store.location(), "every kind of access names the same location");
         }
     }
 
@@ -65,6 +67,7 @@ class BlobAccessIT {
         Map<String, String> env = Map.of(BlobAccess.ENV_CONNECTION_STRING, stack.blobConnectionString());
         try (AzureBlobStore store = Wiring.blobs(config, env)) {
             assertRoundTrips(store);
+            assertEquals(ACCOUNT + "/" + container, store.location(), "every kind of access names the same location");
         }
     }
 

@@ -210,6 +210,15 @@ final class SinkHarness implements AutoCloseable {
         return new SnapshotReader(blobs, registry, correctionsTopic() + "-value").read(state, state.upper() - 1);
     }
 
+    /** The messages of {@code e} and of its causes, one per line (for asserting what a failure said). */
+    static String messages(Throwable e) {
+        StringBuilder text = new StringBuilder();
+        for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            text.append(cause).append('\n');
+        }
+        return text.toString();
+    }
+
     @Override
     public void close() {
         for (MvsinkApp app : apps) {

@@ -32,6 +32,11 @@ final class TopologyDriver implements AutoCloseable {
         consensus = driver.createOutputTopic("k", new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
+    /** Reports {@code batch} for shard {@code s} as a task reports a batch of an earlier version (no first write time). */
+    void report(Batch batch) {
+        report(batch, "test", 0L);
+    }
+
     /** Reports {@code batch} for shard {@code s} as task {@code reporter} would. */
     void report(Batch batch, String reporter, long firstWriteAtMs) {
         reports.pipeInput(new TestRecord<>("s".getBytes(StandardCharsets.UTF_8),

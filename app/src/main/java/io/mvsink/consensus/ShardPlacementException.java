@@ -1,0 +1,12 @@
+package io.mvsink.consensus;
+
+/**
+ * An app or reader is pointed at a shard whose recorded shape it does not match (another blob
+ * container or storage account, another partition count): fatal, before anything is written or
+ * read; the message names both values and what to change.
+ */
+public final class ShardPlacementException extends IllegalStateException {
+    ShardPlacementException(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,126 @@
+package io.mvsink.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mvsink.avro.Batch;
+import io.mvsink.avro.StateDiff;
+import io.mvsink.batch.CoalescingMode;
+import io.mvsink.batch.PartEncoder;
+import io.mvsink.batch.SharedBatchRegistry;
+import io.mvsink.batch.ShardSink;
+import io.mvsink.blob.InMemoryBlobStore;
+import io.mvsink.codec.Codecs;
+import io.mvsink.metrics.ShardMetrics;
+import io.mvsink.registry.InMemorySchemaRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.common.utils.Time;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The appender checks the corrections topic's partition count before every seal (a fake probe
+ * here): it seals while the count is the shard's, never once partitions were added, and seals
+ * nothing while the count cannot be verified, trying again at its next punctuation.
+ */
+class AppenderPartitionWatchTest {
+    private static final int PARTITIONS = 2;
+    private static final long WIDTH = 1000;
+
+    /** The fake topic's partition count; negative: the probe fails (broker unreachable). */
+    private final AtomicInteger topicPartitions = new AtomicInteger(PARTITIONS);
+    private final AtomicInteger probes = new AtomicInteger();
+    private final ShardMetrics metrics = new ShardMetrics("s");
+    private SharedBatchRegistry builder;
+    private TopologyDriver appender;
+
+    @BeforeEach
+    void start() {
+        builder = new SharedBatchRegistry(CoalescingMode.NONE, new InMemoryBlobStore(), new InMemorySchemaRegistry(),
+            new PartEncoder("null", 1 << 20), Time.SYSTEM, 1000, 1 << 20, 1);
+        builder.addShard(new ShardSink("s", "s/", "k/s", metrics));
+        PartitionCountProbe probe = new PartitionCountProbe() {
+            @Override
+            public String topic() {
+                return "c";
+            }
+
+            @Override
+            public int partitions() {
+                probes.incrementAndGet();
+                if (topicPartitions.get() < 0) {
+                    throw new TopicException("no answer describing topic 'c'");
+                }
+                return topicPartitions.get();
+            }
+        };
+        SinkContext sink = new SinkContext("s", "c-value", WIDTH, PARTITIONS, 10, 60_000, 4096, Time.SYSTEM, metrics,
+            builder, new InMemorySchemaRegistry(), SinkContext.Upkeep.DEFAULT, probe, "");
+        appender = new TopologyDriver(sink);
+    }
+
+    @AfterEach
+    void stop() {
+        appender.close();
+        builder.close();
+    }
+
+    @Test
+    void shouldCheckThePartitionCountBeforeEverySeal() {
+        report(batch(0, WIDTH, 0, 1));
+        report(batch(WIDTH, 2 * WIDTH, 0, 1));
+        assertEquals(List.of(WIDTH, 2 * WIDTH), uppers());
+        assertEquals(2, probes.get(), "one probe per seal");
+    }
+
+    @Test
+    void shouldNeverSealOncePartitionsWereAddedAndSayWhatToDo() {
+        report(batch(0, WIDTH, 0, 1));
+        assertEquals(List.of(WIDTH), uppers());
+        topicPartitions.set(PARTITIONS + 1);
+        RuntimeException failure = assertThrows(RuntimeException.class, () -> report(batch(WIDTH, 2 * WIDTH, 0, 1)));
+        assertEquals(List.of(), uppers(), "nothing sealed past the added partition");
+        String message = messages(failure);
+        assertTrue(message.contains("sealed over 2 partitions of corrections topic 'c', which now has 3")
+            && message.contains("partition count cannot change") && message.contains("new shard"), message);
+    }
+
+    @Test
+    void shouldNotSealWhileTheCountCannotBeVerifiedAndSealAtTheNextPunctuationOnceItCan() {
+        topicPartitions.set(-1);
+        report(batch(0, WIDTH, 0, 1));
+        appender.driver.advanceWallClockTime(Duration.ofMillis(20));
+        assertEquals(List.of(), uppers(), "an unverified count is never a pass");
+        topicPartitions.set(PARTITIONS);
+        appender.driver.advanceWallClockTime(Duration.ofMillis(20));
+        assertEquals(List.of(WIDTH), uppers(), "sealed at the punctuation after the probe answered");
+    }
+
+    private void report(Batch batch) {
+        appender.report(batch);
+    }
+
+    /** The uppers of the diffs written since the last call. */
+    private List<Long> uppers() {
+        return appender.consensus.readRecordsToList().stream().filter(r -> r.value() != null)
+            .map(r -> Codecs.STATE_DIFF.decode(r.value())).map(StateDiff::getUpper).toList();
+    }
+
+    private static Batch batch(long lower, long upper, int... partitions) {
+        Batch batch = Batches.batch(lower, upper, partitions);
+        batch.setClosedAtMs(System.currentTimeMillis());
+        return batch;
+    }
+
+    private static String messages(Throwable e) {
+        StringBuilder text = new StringBuilder();
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            text.append(cause.getMessage()).append('\n');
+        }
+        return text.toString();
+    }
+}
