@@ -13,6 +13,7 @@ import io.mvsink.gc.GcService;
 import io.mvsink.metrics.ShardJmx;
 import io.mvsink.metrics.ShardMBean;
 import io.mvsink.metrics.ShardMetrics;
+import io.mvsink.protocol.RangeMinter;
 import io.mvsink.registry.RegistryReadiness;
 import io.mvsink.registry.RegistryUnavailableException;
 import io.mvsink.registry.SchemaRegistry;
@@ -101,7 +102,7 @@ public final class MvsinkApp implements AutoCloseable {
             throw e;
         }
         deps.batches().addShard(new ShardSink(config.shard(), config.blobPrefix(), config.blobOwner(),
-            deps.metrics()));
+            deps.metrics()), new RangeMinter(config.batchIntervalMs(), config.getLong(MvsinkConfig.RANGE_TARGET_BYTES)));
         SinkContext sink = new SinkContext(config.shard(), config.correctionsTopic() + "-value",
             config.batchIntervalMs(), partitions, config.getLong(MvsinkConfig.PUNCTUATE_INTERVAL_MS),
             config.getLong(MvsinkConfig.RECONTRIBUTE_TIMEOUT_MS),

@@ -1,6 +1,9 @@
 package io.mvsink.batch;
 
 import io.mvsink.blob.BlobStore;
+import io.mvsink.protocol.BufferedBytes;
+import io.mvsink.protocol.Range;
+import io.mvsink.protocol.RangeMinter;
 import io.mvsink.registry.SchemaRegistry;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -54,6 +57,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
     private final Object lock = new Object();
     private final Map<String, ShardSink> shards = new HashMap<>();
     private final Map<String, Map<Integer, Long>> localTasks = new HashMap<>();
+    private final Map<String, RangeMinter> minters = new HashMap<>();
     private final Map<SharedBuilder.Key, SharedBuilder> open = new HashMap<>();
     private final Set<SharedBuilder> live = new HashSet<>();
     private long queuedBytes;
@@ -91,18 +95,61 @@ public final class SharedBatchRegistry implements AutoCloseable {
         return mode;
     }
 
-    /** Declares a shard before its tasks contribute: where its parts go and its metrics. */
+    /**
+     * Declares a shard before its tasks contribute: where its parts go and its metrics. Without a
+     * minter each task cuts its own ranges (every closed interval up to its frontier).
+     */
     public void addShard(ShardSink sink) {
+        addShard(sink, null);
+    }
+
+    /** Declares a shard whose tasks contribute the ranges {@code minter} mints for this JVM. */
+    public void addShard(ShardSink sink, RangeMinter minter) {
         synchronized (lock) {
             shards.put(sink.shard(), sink);
             localTasks.computeIfAbsent(sink.shard(), s -> new HashMap<>());
+            if (minter != null) {
+                minters.put(sink.shard(), minter);
+            }
         }
     }
 
     /** A task of the shard now runs in this JVM (barriers wait for it). */
     public void register(String shard, int partition) {
+        register(shard, partition, BufferedBytes.NONE);
+    }
+
+    /** A task of the shard now runs in this JVM (barriers and the minter wait for it); {@code bytes}: its buffer. */
+    public void register(String shard, int partition, BufferedBytes bytes) {
         synchronized (lock) {
             localTasks.computeIfAbsent(shard, s -> new HashMap<>()).putIfAbsent(partition, Long.MIN_VALUE);
+            RangeMinter minter = minters.get(shard);
+            if (minter != null) {
+                minter.join(partition, bytes);
+            }
+        }
+    }
+
+    /**
+     * The range a task contributes next from its lower: the shard's minted range there (minting the
+     * next one when it is due), or, for a shard without a minter, everything up to the task's
+     * closed frontier. Empty when there is nothing to contribute yet.
+     */
+    public Optional<Range> nextRange(String shard, RangeMinter.Ask ask) {
+        synchronized (lock) {
+            RangeMinter minter = minters.get(shard);
+            if (minter == null) {
+                return ask.lower() < ask.closedUpTo()
+                    ? Optional.of(new Range(ask.lower(), ask.closedUpTo())) : Optional.empty();
+            }
+            return minter.next(ask, idle(shard));
+        }
+    }
+
+    /** False while the queued contribution bytes are at their bound: an offer now would be refused. */
+    public boolean accepting() {
+        synchronized (lock) {
+            return queuedBytes == 0 || queuedBytes < maxQueuedBytes;
         }
     }
 
@@ -112,6 +159,10 @@ public final class SharedBatchRegistry implements AutoCloseable {
             Map<Integer, Long> tasks = localTasks.get(shard);
             if (tasks != null) {
                 tasks.remove(partition);
+            }
+            RangeMinter minter = minters.get(shard);
+            if (minter != null) {
+                minter.leave(partition);
             }
             closeSatisfiedBarriers(shard);
         }
@@ -126,6 +177,10 @@ public final class SharedBatchRegistry implements AutoCloseable {
             Map<Integer, Long> tasks = localTasks.get(shard);
             if (tasks != null) {
                 tasks.computeIfPresent(partition, (p, at) -> Math.min(at, lower));
+            }
+            RangeMinter minter = minters.get(shard);
+            if (minter != null) {
+                minter.rewind(partition, lower);
             }
         }
     }
@@ -165,6 +220,10 @@ public final class SharedBatchRegistry implements AutoCloseable {
             builder.work.add(c);
             queuedBytes += size;
             localTasks.get(c.shard()).computeIfPresent(c.partition(), (p, at) -> Math.max(at, c.upper()));
+            RangeMinter minter = minters.get(c.shard());
+            if (minter != null) {
+                minter.handedOff(c.partition(), c.upper());
+            }
             if (!shared) {
                 close(builder);
             } else if (mode == CoalescingMode.BARRIER) {
@@ -253,6 +312,17 @@ public final class SharedBatchRegistry implements AutoCloseable {
     }
 
     // ---- under the lock ----
+
+    /** No builder of the shard is open or writing: the last minted range is handed off to storage. */
+    private boolean idle(String shard) {
+        for (SharedBuilder b : live) {
+            if (b.key.shard().equals(shard)
+                && (b.state == SharedBuilder.State.OPEN || b.state == SharedBuilder.State.CLOSED)) {
+                return false;
+            }
+        }
+        return true;
+    }
 
     private void close(SharedBuilder b) {
         if (b.state != SharedBuilder.State.OPEN) {

@@ -41,6 +41,7 @@ public final class MvsinkConfig extends AbstractConfig {
     public static final String BLOB_CONTAINER = "blob.container";
     public static final String BLOB_PREFIX = "blob.prefix";
     public static final String BLOB_TARGET_BYTES = "blob.target.bytes";
+    public static final String RANGE_TARGET_BYTES = "range.target.bytes";
     public static final String BLOB_CODEC = "blob.codec";
     public static final String BLOB_MAX_ATTEMPTS = "blob.max.attempts";
     public static final String BUILDER_THREADS = "builder.threads";
@@ -127,6 +128,11 @@ public final class MvsinkConfig extends AbstractConfig {
                 + "garbage left under the old one is collected only by gc run with the old prefix.")
         .define(BLOB_TARGET_BYTES, Type.LONG, 8L * 1024 * 1024, between(1024L, 1L << 31), Importance.MEDIUM,
             "A part is cut once it holds about this many bytes of encoded updates.")
+        .define(RANGE_TARGET_BYTES, Type.LONG, 8L * 1024 * 1024, between(1024L, 1L << 31), Importance.LOW,
+            "Behind a backlog a JVM mints each range to cover every interval its tasks closed since the last "
+                + "one, cut at a grid point once the tasks' buffered bytes in it reach about this many, so that "
+                + "one range makes about one part (keep it near blob.target.bytes) and a contribution's heap stays "
+                + "bounded.")
         .define(BLOB_CODEC, Type.STRING, "deflate", ValidString.in("null", "deflate", "snappy", "zstandard"),
             Importance.LOW, "Avro container compression codec of the parts.")
         .define(BLOB_MAX_ATTEMPTS, Type.INT, 5, between(1, 100), Importance.LOW,

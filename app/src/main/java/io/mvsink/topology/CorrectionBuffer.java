@@ -56,6 +56,16 @@ final class CorrectionBuffer {
         return updates;
     }
 
+    /** Calls {@code each} with the time and the row's size of every entry (a task's start). */
+    void sizes(java.util.function.BiConsumer<Long, Integer> each) {
+        try (KeyValueIterator<Bytes, byte[]> it = store.all()) {
+            while (it.hasNext()) {
+                byte[] key = it.next().key.get();
+                each.accept(BufferKey.time(key), BufferKey.row(key).length);
+            }
+        }
+    }
+
     /** Removes every entry with {@code time < upper}; returns how many. */
     int trimBelow(long upper) {
         List<Bytes> keys = new ArrayList<>();

@@ -6,6 +6,8 @@ import io.mvsink.batch.ContributionData;
 import io.mvsink.batch.Handle;
 import io.mvsink.batch.Outcome;
 import io.mvsink.codec.Codecs;
+import io.mvsink.protocol.Range;
+import io.mvsink.protocol.RangeMinter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -42,6 +44,8 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
     static final int COPY_PIECES = 64;
     /** Intervals past its committed frontier that a killed previous owner may have contributed. */
     static final int COPY_MARGIN = 32;
+    /** What an update adds to a part besides its row: time and diff (as {@code ContributionData} counts). */
+    private static final int UPDATE_OVERHEAD = 10;
 
     private final SinkContext sink;
     private final Grid grid;
@@ -50,6 +54,7 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
     private final Deque<long[]> unsealed = new ArrayDeque<>();
     private ProcessorContext<byte[], byte[]> context;
     private CorrectionBuffer buffer;
+    private IntervalBytes intervalBytes;
     private KeyValueStore<Integer, byte[]> progressStore;
     private SealedUpper sealed;
     private DeadLetters deadLetters;
@@ -72,6 +77,8 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
         this.context = context;
         KeyValueStore<Bytes, byte[]> bufferStore = context.getStateStore(StoreNames.BUFFER);
         this.buffer = new CorrectionBuffer(bufferStore);
+        this.intervalBytes = new IntervalBytes(grid);
+        buffer.sizes((time, size) -> intervalBytes.add(time, size + UPDATE_OVERHEAD));
         this.progressStore = context.getStateStore(StoreNames.PROGRESS);
         this.sealed = new SealedUpper(context.getStateStore(StoreNames.CONSENSUS), sink.shard());
         this.deadLetters = new DeadLetters(context, sink.metrics());
@@ -85,7 +92,7 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
         long frontier = grid.floor(progress.getFrontier());
         copiesIn(handedOffUpTo, handedOffUpTo == 0 ? frontier
             : Math.max(frontier, handedOffUpTo) + COPY_MARGIN * grid.width());
-        sink.batches().register(sink.shard(), partition);
+        sink.batches().register(sink.shard(), partition, intervalBytes);
         context.schedule(Duration.ofMillis(sink.punctuateMs()), PunctuationType.WALL_CLOCK_TIME, now -> tick());
     }
 
@@ -113,6 +120,7 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
         }
         try {
             buffer.add(time, update.schemaId(), update.row(), update.diff());
+            intervalBytes.add(time, update.row().length + UPDATE_OVERHEAD);
             sink.metrics().update();
         } catch (ArithmeticException overflow) {
             deadLetters.send(record, DeadLetterReason.DIFF_OVERFLOW, "the row's summed diff overflows a long");
@@ -133,19 +141,24 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
     }
 
     /**
-     * Hands the closed, not yet handed-off range to the registry, as far as the registry takes it:
-     * one contribution up to the frontier, or one per grid interval where it may be a copy (see
-     * {@link #pieceEnd}).
+     * Hands the closed, not yet handed-off ranges to the registry, as far as the registry takes
+     * them: the shard's minted ranges (the same ranges every local task contributes), or, where
+     * this task's earlier contributions may have other boundaries, one grid interval at a time
+     * (see {@link #pieceEnd}).
      */
     private void contribute() {
-        long lower = Math.max(handedOffUpTo, sealed.get());
-        long upper = grid.floor(progress.getFrontier());
-        while (lower < upper) {
-            long end = pieceEnd(lower, upper);
-            if (!offer(lower, end)) {
+        long sealedUpper = sealed.get();
+        long lower = Math.max(handedOffUpTo, sealedUpper);
+        long closed = grid.floor(progress.getFrontier());
+        while (sink.batches().accepting()) {
+            Range next = lower < copiesBelow && lower < closed
+                ? new Range(lower, pieceEnd(lower, closed))
+                : sink.batches().nextRange(sink.shard(), new RangeMinter.Ask(partition, sealedUpper, lower, closed))
+                    .orElse(null);
+            if (next == null || next.upper() > closed || !offer(next.lower(), next.upper())) {
                 return;
             }
-            lower = end;
+            lower = next.upper();
         }
     }
 
@@ -257,6 +270,7 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
         long upper = sealed.get();
         if (upper > trimmedBelow) {
             int removed = buffer.trimBelow(upper);
+            intervalBytes.trimBelow(grid.floor(upper));
             trimmedBelow = upper;
             LOG.debug("shard {} partition {}: trimmed {} entries below sealed upper {}",
                 sink.shard(), partition, removed, upper);

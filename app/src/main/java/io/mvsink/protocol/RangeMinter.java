@@ -1,0 +1,172 @@
+package io.mvsink.protocol;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Mints one shard's ranges for every task of the shard in this JVM, so that all of them
+ * contribute exactly the same {@code [lower, upper)} and a builder can hold the whole JVM's data of
+ * a range (one batch per range, one blob write per part).
+ *
+ * <p>The next range is minted once every local task has handed off the previous one and no
+ * builder of the shard is still writing ({@code idle}): while one range is in flight, the tasks'
+ * frontiers run on, so behind a backlog the next range covers everything they closed meanwhile;
+ * at a steady rate it is one interval and seal latency does not grow. A range ends at
+ * {@link GridCuts#cut} of the window from the last minted upper to the smallest closed frontier of
+ * the local tasks, narrowed while the tasks' buffered bytes in it exceed the target (a part set
+ * stays bounded). A task that is below the minted sequence (a late joiner, a rewind) contributes
+ * the rest of the minted range it stands in, then follows the sequence.
+ *
+ * <p>Not thread-safe: the batch registry calls it under its lock.
+ */
+public final class RangeMinter {
+    private final long width;
+    private final long targetBytes;
+    private final Map<Integer, TaskPosition> tasks = new HashMap<>();
+    /** Minted ranges not yet sealed, lower to upper, contiguous. */
+    private final TreeMap<Long, Long> minted = new TreeMap<>();
+    private long mintedUpTo = -1;
+    private long sealedUpTo;
+    private long mints;
+
+    /** Where one local task stands: the lower of its next contribution and its closed frontier. */
+    private static final class TaskPosition {
+        final BufferedBytes bytes;
+        long lower = -1;
+        long closedUpTo = -1;
+
+        TaskPosition(BufferedBytes bytes) {
+            this.bytes = bytes;
+        }
+    }
+
+    /** What a task asks with: its partition, the sealed upper it sees, its next lower and closed frontier. */
+    public record Ask(int partition, long sealed, long lower, long closedUpTo) {
+    }
+
+    public RangeMinter(long width, long targetBytes) {
+        if (width <= 0 || targetBytes <= 0) {
+            throw new IllegalArgumentException("width " + width + " and target bytes " + targetBytes + " must be positive");
+        }
+        this.width = width;
+        this.targetBytes = targetBytes;
+    }
+
+    public void join(int partition, BufferedBytes bytes) {
+        tasks.putIfAbsent(partition, new TaskPosition(bytes));
+    }
+
+    public void leave(int partition) {
+        tasks.remove(partition);
+    }
+
+    /** The task contributed up to {@code upper}. */
+    public void handedOff(int partition, long upper) {
+        TaskPosition task = tasks.get(partition);
+        if (task != null) {
+            task.lower = Math.max(task.lower, upper);
+        }
+    }
+
+    /** The task will contribute again from {@code lower}. */
+    public void rewind(int partition, long lower) {
+        TaskPosition task = tasks.get(partition);
+        if (task != null) {
+            task.lower = Math.min(task.lower, lower);
+        }
+    }
+
+    /**
+     * The range the asking task contributes next, starting at its lower, or empty if there is none
+     * yet (another local task has not handed off the last range, a builder is still writing, or no
+     * interval closed for every local task since).
+     *
+     * @param idle no builder of the shard in this JVM is open or writing
+     */
+    public Optional<Range> next(Ask ask, boolean idle) {
+        TaskPosition task = tasks.get(ask.partition());
+        if (task == null) {
+            throw new IllegalStateException("partition " + ask.partition() + " asks for a range without joining");
+        }
+        task.lower = ask.lower();
+        task.closedUpTo = ask.closedUpTo();
+        sealed(ask.sealed());
+        Optional<Range> existing = mintedAt(ask.lower());
+        if (existing.isPresent() || ask.lower() < mintedUpTo) {
+            return existing;
+        }
+        if (idle) {
+            mint();
+        }
+        return mintedAt(ask.lower());
+    }
+
+    /** The minted range containing {@code lower}, from {@code lower}; below the sequence, up to its start. */
+    private Optional<Range> mintedAt(long lower) {
+        var at = minted.floorEntry(lower);
+        if (at != null && lower < at.getValue()) {
+            return Optional.of(new Range(lower, at.getValue()));
+        }
+        var above = minted.ceilingEntry(lower);
+        if (at == null && above != null && lower < above.getKey()) {
+            return Optional.of(new Range(lower, above.getKey()));
+        }
+        return Optional.empty();
+    }
+
+    private void sealed(long upper) {
+        if (upper <= sealedUpTo) {
+            return;
+        }
+        sealedUpTo = upper;
+        while (!minted.isEmpty() && minted.firstEntry().getValue() <= upper) {
+            minted.pollFirstEntry();
+        }
+        if (mintedUpTo >= 0 && mintedUpTo < upper) {
+            mintedUpTo = upper;
+        }
+    }
+
+    /** Mints the next range if every local task stands at the minted upper and all of them closed past it. */
+    private void mint() {
+        long from = Long.MAX_VALUE;
+        long closed = Long.MAX_VALUE;
+        for (TaskPosition t : tasks.values()) {
+            if (t.lower < 0) {
+                return; // a task that has not asked yet: its frontier is unknown
+            }
+            from = Math.min(from, t.lower);
+            closed = Math.min(closed, t.closedUpTo);
+        }
+        if (tasks.isEmpty()) {
+            return;
+        }
+        // the first range starts where the tasks stand (after any copies they contributed in pieces)
+        long lower = mintedUpTo < 0 ? Math.max(from, sealedUpTo) : Math.max(mintedUpTo, sealedUpTo);
+        if (from < lower || Math.floorMod(lower, width) != 0 || closed < lower + width) {
+            return;
+        }
+        long upper = GridCuts.cut(lower, closed, width);
+        while (upper > lower + width && bytes(lower, upper) > targetBytes) {
+            upper = GridCuts.cut(lower, upper - width, width);
+        }
+        minted.put(lower, upper);
+        mintedUpTo = upper;
+        mints++;
+    }
+
+    private long bytes(long lower, long upper) {
+        long sum = 0;
+        for (TaskPosition t : tasks.values()) {
+            sum += t.bytes.between(lower, upper);
+        }
+        return sum;
+    }
+
+    /** Ranges minted so far. */
+    public long mints() {
+        return mints;
+    }
+}

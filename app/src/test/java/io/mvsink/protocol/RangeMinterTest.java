@@ -1,0 +1,85 @@
+package io.mvsink.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class RangeMinterTest {
+    private static final long W = 1000;
+    private static final long T0 = 1_700_000_000L * W;
+
+    private final RangeMinter minter = new RangeMinter(W, 1 << 20);
+
+    @Test
+    void shouldMintOneIntervalAtASteadyRateForEveryLocalTask() {
+        minter.join(0, BufferedBytes.NONE);
+        minter.join(1, BufferedBytes.NONE);
+        assertEquals(Optional.empty(), ask(0, T0, T0 + W), "partition 1 has not asked yet");
+        assertEquals(Optional.of(new Range(T0, T0 + W)), ask(1, T0, T0 + W));
+        assertEquals(Optional.of(new Range(T0, T0 + W)), ask(0, T0, T0 + W), "the same range for both");
+    }
+
+    @Test
+    void shouldFoldEverythingClosedMeanwhileIntoTheNextRange() {
+        minter.join(0, BufferedBytes.NONE);
+        minter.join(1, BufferedBytes.NONE);
+        ask(0, 0, W);
+        Range first = ask(1, 0, W).orElseThrow();
+        handOff(0, first);
+        // while the first range was in flight both frontiers ran 1,500 intervals on
+        assertEquals(Optional.empty(), ask(0, W, 1_500 * W), "partition 1 has not handed off the first range");
+        handOff(1, first);
+        Range next = ask(1, W, 1_600 * W).orElseThrow();
+        assertEquals(new Range(W, 1_024 * W), next, "to the coarsest point below both frontiers");
+        assertEquals(1, minter.mints() - 1);
+    }
+
+    @Test
+    void shouldNotMintWhileABuilderOfTheShardIsWriting() {
+        minter.join(0, BufferedBytes.NONE);
+        assertEquals(Optional.empty(), minter.next(new RangeMinter.Ask(0, 0, 0, 8 * W), false));
+        assertEquals(Optional.of(new Range(0, 8 * W)), minter.next(new RangeMinter.Ask(0, 0, 0, 8 * W), true));
+    }
+
+    @Test
+    void shouldNarrowARangeUntilItsBufferedBytesFitTheTarget() {
+        RangeMinter small = new RangeMinter(W, 1_000);
+        small.join(0, (lower, upper) -> (upper - lower) / W * 100); // 100 bytes per interval
+        small.join(1, (lower, upper) -> (upper - lower) / W * 100);
+        small.next(new RangeMinter.Ask(0, 0, 0, 64 * W), true);
+        Range range = small.next(new RangeMinter.Ask(1, 0, 0, 64 * W), true).orElseThrow();
+        assertEquals(new Range(0, 4 * W), range, "200 bytes per interval: 4 intervals, the coarsest point within 5");
+    }
+
+    @Test
+    void shouldHandATaskBelowTheSequenceTheRestOfTheRangeItStandsIn() {
+        minter.join(0, BufferedBytes.NONE);
+        Range range = ask(0, 0, 1_024 * W).orElseThrow();
+        minter.join(1, BufferedBytes.NONE);
+        assertEquals(Optional.of(new Range(512 * W, 1_024 * W)), ask(1, 512 * W, 2_000 * W), "a late joiner");
+        handOff(0, range);
+        handOff(1, range);
+        assertEquals(Optional.of(new Range(1_024 * W, 1_536 * W)), ask(0, 1_024 * W, 2_048 * W),
+            "partition 1 closed only up to 2,000: the coarsest point below");
+    }
+
+    @Test
+    void shouldForgetSealedRangesAndMintFromTheSealedUpper() {
+        minter.join(0, BufferedBytes.NONE);
+        Range range = ask(0, 0, 4 * W).orElseThrow();
+        handOff(0, range);
+        Optional<Range> next = minter.next(new RangeMinter.Ask(0, 16 * W, 16 * W, 18 * W), true);
+        assertEquals(Optional.of(new Range(16 * W, 18 * W)), next, "another JVM's batches sealed up to 16");
+        assertTrue(minter.mints() == 2);
+    }
+
+    private Optional<Range> ask(int partition, long lower, long closedUpTo) {
+        return minter.next(new RangeMinter.Ask(partition, 0, lower, closedUpTo), true);
+    }
+
+    private void handOff(int partition, Range range) {
+        minter.handedOff(partition, range.upper());
+    }
+}
