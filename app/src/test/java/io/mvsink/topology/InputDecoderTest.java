@@ -177,6 +177,38 @@ class InputDecoderTest {
     }
 
     @Test
+    void shouldGiveAReplayedRowTheSameFateAfterTheSubjectsLatestVersionChanged() {
+        registry.setCompatibility(SUBJECT, "NONE");
+        assertInstanceOf(Decoded.UpdateRecord.class, decoder.decode(value, 0L, new RecordHeaders()));
+
+        // before the aborted transaction is replayed, a version that cannot read the row becomes the latest
+        Schema amountAsString = SchemaBuilder.record("Row").namespace("io.mvsink.demo").fields()
+            .requiredLong("id").requiredString("category").requiredString("amount").endRecord();
+        registry.register(SUBJECT, amountAsString);
+
+        // the row may already be sealed in a shared batch: dead-lettering it now would make it both
+        Decoded replay = replayed(MAX_ROW_BYTES).decode(value, 0L, new RecordHeaders());
+        assertInstanceOf(Decoded.UpdateRecord.class, replay, replay::toString);
+    }
+
+    @Test
+    void shouldGiveAReplayedRowTheSameFateAfterMaxRowBytesChanged() {
+        byte[] sixtyBytes = rows.serialize(row(1, "y".repeat(57), 1));
+        assertEquals(60, sixtyBytes.length - WireFormat.HEADER_SIZE);
+        assertInstanceOf(Decoded.UpdateRecord.class, decoder.decode(value, 0L, new RecordHeaders()));
+        assertInstanceOf(Decoded.UpdateRecord.class, decoder.decode(sixtyBytes, 0L, new RecordHeaders()));
+
+        // restarted with a lower limit, the task replays what its aborted transaction had decided
+        Decoded replay = replayed(32).decode(sixtyBytes, 0L, new RecordHeaders());
+        assertInstanceOf(Decoded.UpdateRecord.class, replay, replay::toString);
+    }
+
+    /** The decoder of the task that replays after an abort: a new one, with the committed state. */
+    private InputDecoder replayed(int maxRowBytes) {
+        return new InputDecoder(registry, SUBJECT, maxRowBytes, time);
+    }
+
+    @Test
     void shouldDeadLetterADiffThatIsNotADecimalLong() {
         assertBad(DeadLetterReason.BAD_DIFF, decoder.decode(value, 0L, headers(InputDecoder.DIFF_HEADER, "one")));
         assertBad(DeadLetterReason.BAD_DIFF, decoder.decode(value, 0L, headers(InputDecoder.DIFF_HEADER, "1.5")));
