@@ -61,6 +61,11 @@ public final class InMemorySchemaRegistry implements SchemaRegistry {
     }
 
     @Override
+    public synchronized boolean isVersionOf(String subject, int id) {
+        return versionsBySubject.getOrDefault(subject, List.of()).contains(id);
+    }
+
+    @Override
     public synchronized void setCompatibility(String subject, String level) {
         levelsBySubject.put(subject, checkLevel(level, "subject " + subject));
     }

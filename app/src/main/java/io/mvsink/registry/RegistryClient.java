@@ -6,6 +6,7 @@ import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaParseException;
@@ -22,6 +23,11 @@ public final class RegistryClient implements SchemaRegistry {
     private final RegistryHttp http;
     private final Map<Integer, Schema> schemasById = new ConcurrentHashMap<>();
     private final Map<SubjectSchema, Integer> idsBySubjectSchema = new ConcurrentHashMap<>();
+    private final Set<SubjectId> versionsOf = ConcurrentHashMap.newKeySet();
+
+    /** A schema id known to be a version of a subject: true forever, so cached. */
+    private record SubjectId(String subject, int id) {
+    }
 
     /** The cache key of a registration: the full JSON text, so docs and defaults count. */
     private record SubjectSchema(String subject, String schemaJson) {
@@ -93,6 +99,27 @@ public final class RegistryClient implements SchemaRegistry {
         }
         Schema schema = schemasById.computeIfAbsent(id.intValue(), known -> parse(known, text));
         return new SubjectVersion(subject, id.intValue(), schema);
+    }
+
+    /** Looks the id's schema up under the subject ({@code POST /subjects/{subject}}): 404 means not a version. */
+    @Override
+    public boolean isVersionOf(String subject, int id) {
+        SubjectId key = new SubjectId(subject, id);
+        if (versionsOf.contains(key)) {
+            return true;
+        }
+        JsonNode answer;
+        try {
+            answer = http.post("/subjects/" + encode(subject), Map.of("schema", schemaById(id).toString()));
+        } catch (UnknownSchemaException notUnderSubject) {
+            return false;
+        }
+        JsonNode found = answer.get("id");
+        boolean version = found != null && found.canConvertToInt() && found.intValue() == id;
+        if (version) {
+            versionsOf.add(key);
+        }
+        return version;
     }
 
     @Override

@@ -27,6 +27,13 @@ public interface SchemaRegistry {
      */
     SubjectVersion latest(String subject);
 
+    /**
+     * Whether the schema with global id {@code id} is registered as a version of {@code subject}.
+     * Once true it stays true (ids and versions are immutable; hard deletes aside), so an
+     * implementation may cache a true answer, never a false one.
+     */
+    boolean isVersionOf(String subject, int id);
+
     /** Sets the compatibility level of one subject, e.g. {@code BACKWARD}. */
     void setCompatibility(String subject, String level);
 

@@ -49,7 +49,7 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
 
     private final SinkContext sink;
     private final Grid grid;
-    private final InputDecoder decoder;
+    private InputDecoder decoder;
     private final Deque<Handle> inFlight = new ArrayDeque<>();
     private final Deque<long[]> unsealed = new ArrayDeque<>();
     private ProcessorContext<byte[], byte[]> context;
@@ -69,7 +69,6 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
     CorrectionProcessor(SinkContext sink) {
         this.sink = sink;
         this.grid = new Grid(sink.intervalMs());
-        this.decoder = new InputDecoder(sink.registry(), sink.subject(), sink.maxRowBytes(), sink.time());
     }
 
     @Override
@@ -82,6 +81,8 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
         this.progressStore = context.getStateStore(StoreNames.PROGRESS);
         this.sealed = new SealedUpper(context.getStateStore(StoreNames.CONSENSUS), sink.shard());
         this.deadLetters = new DeadLetters(context, sink.metrics());
+        this.decoder = new InputDecoder(sink.registry(), sink.subject(), sink.maxRowBytes(),
+            new AcceptedSchemas(context.getStateStore(StoreNames.SCHEMA_DECISIONS)), sink.time());
         this.partition = context.taskId().partition();
         byte[] stored = progressStore.get(partition);
         this.progress = stored == null ? new TaskProgress(0L, 0L, 0L) : Codecs.TASK_PROGRESS.decode(stored);

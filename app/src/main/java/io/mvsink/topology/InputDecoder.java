@@ -17,8 +17,9 @@ import static io.mvsink.topology.DeadLetterReason.*;
  * Reads one record of the corrections topic by the input contract: a value in the Confluent
  * wire format is an update (header {@code mvsink.diff}, default +1, record timestamp = time);
  * a null value with header {@code mvsink.upper} is progress; anything else is {@link Decoded.Bad}:
- * among others a row larger than {@code max.row.bytes}, a row whose writer schema the shard's
- * latest schema cannot read ({@link SchemaGate}), and an update without a time (marked by
+ * among others a row whose writer schema is not a version of the shard's subject, a row larger
+ * than the {@code max.row.bytes} recorded for its schema id (both by {@link SchemaGate}, so that
+ * a replay decides them the same), and an update without a time (marked by
  * {@link InvalidTimestampMarker}).
  * Every row is decoded once with its writer schema, so a row that could not be read back later
  * cannot exist (bounded: a corrupt length cannot make it allocate more than the value's size).
@@ -35,12 +36,11 @@ final class InputDecoder {
 
     private final AvroRowCodec rows;
     private final SchemaGate gate;
-    private final int maxRowBytes;
 
-    InputDecoder(SchemaRegistry registry, String subject, int maxRowBytes, Time time) {
+    /** {@code accepted}: the task's changelogged schema decisions, restored with its other stores. */
+    InputDecoder(SchemaRegistry registry, String subject, int maxRowBytes, AcceptedSchemas accepted, Time time) {
         this.rows = new AvroRowCodec(registry, subject);
-        this.gate = new SchemaGate(registry, subject, time, SCHEMA_RECHECK_MS);
-        this.maxRowBytes = maxRowBytes;
+        this.gate = new SchemaGate(registry, subject, maxRowBytes, accepted, time, SCHEMA_RECHECK_MS);
     }
 
     Decoded decode(byte[] value, long timestamp, Headers headers) {
@@ -63,10 +63,6 @@ final class InputDecoder {
                 return new Decoded.Bad(BAD_DIFF, DIFF_HEADER + " is not a decimal long: '" + abbreviate(diffText) + "'");
             }
         }
-        if (value.length - WireFormat.HEADER_SIZE > maxRowBytes) {
-            return new Decoded.Bad(OVERSIZED_ROW, "row of " + (value.length - WireFormat.HEADER_SIZE)
-                + " bytes is larger than max.row.bytes " + maxRowBytes);
-        }
         int schemaId;
         try {
             schemaId = rows.validate(value);
@@ -75,9 +71,14 @@ final class InputDecoder {
         } catch (UnknownSchemaException e) {
             return new Decoded.Bad(UNKNOWN_SCHEMA, "schema id " + WireFormat.schemaId(value) + " is not in the registry");
         }
-        String refusal = gate.refusal(schemaId);
-        if (refusal != null) {
-            return new Decoded.Bad(INCOMPATIBLE_SCHEMA, abbreviate(refusal, 400));
+        SchemaGate.Decision decision = gate.decide(schemaId);
+        if (decision.refusal() != null) {
+            return new Decoded.Bad(INCOMPATIBLE_SCHEMA, abbreviate(decision.refusal(), 400));
+        }
+        if (value.length - WireFormat.HEADER_SIZE > decision.maxRowBytes()) {
+            return new Decoded.Bad(OVERSIZED_ROW, "row of " + (value.length - WireFormat.HEADER_SIZE)
+                + " bytes is larger than max.row.bytes " + decision.maxRowBytes() + " (in force when schema id "
+                + schemaId + " was accepted)");
         }
         byte[] row = Arrays.copyOfRange(value, WireFormat.HEADER_SIZE, value.length);
         return new Decoded.UpdateRecord(timestamp, schemaId, row, diff);

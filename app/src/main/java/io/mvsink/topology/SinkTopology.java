@@ -12,7 +12,7 @@ import org.apache.kafka.streams.state.Stores;
 /**
  * Builds mvsink's topology for one shard:
  * <pre>
- * corrections ─► correction-buffer (buffer + progress stores) ─► reports, dead-letter
+ * corrections ─► correction-buffer (buffer, progress, schema-decision stores) ─► reports, dead-letter
  * reports ─► appender (appender store) ─► consensus
  * consensus ─► consensus-mirror (global store, read by correction-buffer for feedback)
  * </pre>
@@ -36,6 +36,7 @@ public final class SinkTopology {
         topology.addProcessor(StoreNames.CORRECTIONS, () -> new CorrectionProcessor(sink), StoreNames.CORRECTIONS_SOURCE);
         topology.addStateStore(bufferStore(), StoreNames.CORRECTIONS);
         topology.addStateStore(progressStore(), StoreNames.CORRECTIONS);
+        topology.addStateStore(schemaDecisionStore(), StoreNames.CORRECTIONS);
         topology.addSink(StoreNames.REPORTS_SINK, topics.reports(), bytesOut, bytesOut, StoreNames.CORRECTIONS);
         topology.addSink(StoreNames.DEAD_LETTER_SINK, topics.deadLetter(), bytesOut, bytesOut, StoreNames.CORRECTIONS);
 
@@ -57,6 +58,11 @@ public final class SinkTopology {
 
     private static StoreBuilder<?> progressStore() {
         return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.PROGRESS),
+            Serdes.Integer(), Serdes.ByteArray());
+    }
+
+    private static StoreBuilder<?> schemaDecisionStore() {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.SCHEMA_DECISIONS),
             Serdes.Integer(), Serdes.ByteArray());
     }
 

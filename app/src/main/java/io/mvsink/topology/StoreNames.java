@@ -4,6 +4,8 @@ package io.mvsink.topology;
 final class StoreNames {
     static final String BUFFER = "mvsink-correction-buffer";
     static final String PROGRESS = "mvsink-task-progress";
+    /** Per task: accepted writer schema ids with their row limit ({@link AcceptedSchemas}). */
+    static final String SCHEMA_DECISIONS = "mvsink-schema-decisions";
     static final String APPENDER = "mvsink-appender";
     static final String CONSENSUS = "mvsink-consensus-mirror";
 

@@ -202,6 +202,11 @@ class AvroRowCodecTest {
         }
 
         @Override
+        public boolean isVersionOf(String subject, int id) {
+            return delegate.isVersionOf(subject, id);
+        }
+
+        @Override
         public void setCompatibility(String subject, String level) {
             delegate.setCompatibility(subject, level);
         }

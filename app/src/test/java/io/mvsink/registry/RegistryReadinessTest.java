@@ -105,6 +105,11 @@ class RegistryReadinessTest {
         }
 
         @Override
+        public boolean isVersionOf(String subject, int id) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public void setCompatibility(String subject, String level) {
             throw new UnsupportedOperationException();
         }

@@ -124,16 +124,6 @@ class CorrectionBufferTest {
     }
 
     private static KeyValueStore<Bytes, byte[]> store() {
-        KeyValueStore<Bytes, byte[]> store = Stores.keyValueStoreBuilder(
-                Stores.inMemoryKeyValueStore("buffer"), Serdes.Bytes(), Serdes.ByteArray())
-            .withLoggingDisabled()
-            .build();
-        Properties config = new Properties();
-        config.put(StreamsConfig.APPLICATION_ID_CONFIG, "correction-buffer-test");
-        config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9092");
-        config.put("processing.exception.handler.global.enabled", "true"); // quiets a deprecation warning
-        MockProcessorContext<Object, Object> context = new MockProcessorContext<>(config);
-        store.init(context.getStateStoreContext(), store);
-        return store;
+        return TestStores.inMemory("buffer", Serdes.Bytes());
     }
 }

@@ -20,7 +20,9 @@ import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.MockTime;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.avro.SchemaBuilder;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +33,9 @@ class InputDecoderTest {
     private final InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
     private final AvroRowCodec rows = new AvroRowCodec(registry, SUBJECT);
     private final MockTime time = new MockTime();
-    private final InputDecoder decoder = new InputDecoder(registry, SUBJECT, MAX_ROW_BYTES, time);
+    private final KeyValueStore<Integer, byte[]> decisions = TestStores.inMemory("decisions", Serdes.Integer());
+    private final InputDecoder decoder =
+        new InputDecoder(registry, SUBJECT, MAX_ROW_BYTES, new AcceptedSchemas(decisions), time);
     private final byte[] value = rows.serialize(row(7, "books", 12));
 
     @Test
@@ -126,7 +130,7 @@ class InputDecoderTest {
     }
 
     @Test
-    void shouldDeadLetterARowWhoseSchemaTheShardsLatestSchemaCannotRead() {
+    void shouldDeadLetterARowWhoseSchemaIsNotAVersionOfTheShardsSubject() {
         Schema other = SchemaBuilder.record("Row").namespace("io.mvsink.demo").fields()
             .requiredString("id").endRecord();
         GenericRecord row = new GenericData.Record(other);
@@ -136,26 +140,21 @@ class InputDecoderTest {
         Decoded.Bad bad = assertBad(DeadLetterReason.INCOMPATIBLE_SCHEMA, decoder.decode(foreign, 0L, new RecordHeaders()));
         assertTrue(bad.detail().contains(SUBJECT), bad.detail());
         assertInstanceOf(Decoded.UpdateRecord.class, decoder.decode(value, 0L, new RecordHeaders()));
+        // readable by the latest version or not: only a version of the subject is a fact a replay finds again
+        byte[] readable = new AvroRowCodec(registry, "third-subject").serialize(v2Row("elsewhere"));
+        assertBad(DeadLetterReason.INCOMPATIBLE_SCHEMA, decoder.decode(readable, 0L, new RecordHeaders()));
     }
 
     @Test
     void shouldAcceptANewerCompatibleVersionAndAnOlderOneAfterIt() {
-        Schema v2 = SchemaBuilder.record("Row").namespace("io.mvsink.demo").fields()
-            .requiredLong("id").requiredString("category").requiredLong("amount")
-            .name("note").type().stringType().stringDefault("").endRecord();
-        GenericRecord row = new GenericData.Record(v2);
-        row.put("id", 1L);
-        row.put("category", "books");
-        row.put("amount", 2L);
-        row.put("note", "new");
-        byte[] newer = rows.serialize(row);
+        byte[] newer = rows.serialize(v2Row("new"));
 
         assertInstanceOf(Decoded.UpdateRecord.class, decoder.decode(newer, 0L, new RecordHeaders()));
         assertInstanceOf(Decoded.UpdateRecord.class, decoder.decode(value, 0L, new RecordHeaders()));
     }
 
     @Test
-    void shouldDecideARefusedSchemaAgainAfterTheRecheckInterval() {
+    void shouldAcceptARefusedSchemaOnceRegisteredUnderTheSubjectAfterTheRecheckInterval() {
         Schema withoutAmount = SchemaBuilder.record("Row").namespace("io.mvsink.demo").fields()
             .requiredLong("id").requiredString("category").endRecord();
         GenericRecord row = new GenericData.Record(withoutAmount);
@@ -165,15 +164,59 @@ class InputDecoderTest {
         assertInstanceOf(Decoded.UpdateRecord.class, decoder.decode(value, 0L, new RecordHeaders()));
         assertBad(DeadLetterReason.INCOMPATIBLE_SCHEMA, decoder.decode(early, 0L, new RecordHeaders()));
 
-        Schema amountDefaulted = SchemaBuilder.record("Row").namespace("io.mvsink.demo").fields()
-            .requiredLong("id").requiredString("category").name("amount").type().longType().longDefault(0)
-            .endRecord();
-        registry.register(SUBJECT, amountDefaulted);
+        registry.register(SUBJECT, withoutAmount);
         assertBad(DeadLetterReason.INCOMPATIBLE_SCHEMA, decoder.decode(early, 0L, new RecordHeaders()));
 
         time.sleep(InputDecoder.SCHEMA_RECHECK_MS);
         assertInstanceOf(Decoded.UpdateRecord.class, decoder.decode(early, 0L, new RecordHeaders()));
         assertInstanceOf(Decoded.UpdateRecord.class, decoder.decode(value, 0L, new RecordHeaders()));
+    }
+
+    @Test
+    void shouldGiveAReplayedRowTheSameFateAfterTheSubjectsLatestVersionChanged() {
+        registry.setCompatibility(SUBJECT, "NONE");
+        assertInstanceOf(Decoded.UpdateRecord.class, decoder.decode(value, 0L, new RecordHeaders()));
+
+        // before the aborted transaction is replayed, a version that cannot read the row becomes the latest
+        Schema amountAsString = SchemaBuilder.record("Row").namespace("io.mvsink.demo").fields()
+            .requiredLong("id").requiredString("category").requiredString("amount").endRecord();
+        registry.register(SUBJECT, amountAsString);
+
+        // the row may already be sealed in a shared batch: dead-lettering it now would make it both;
+        // its acceptance was rolled back with the aborted transaction, so the replay decides again
+        Decoded replay = replayed(MAX_ROW_BYTES, TestStores.inMemory("rolled-back", Serdes.Integer()))
+            .decode(value, 0L, new RecordHeaders());
+        assertInstanceOf(Decoded.UpdateRecord.class, replay, replay::toString);
+    }
+
+    @Test
+    void shouldGiveAReplayedRowTheSameFateAfterMaxRowBytesChanged() {
+        byte[] sixtyBytes = rows.serialize(row(1, "y".repeat(57), 1));
+        assertEquals(60, sixtyBytes.length - WireFormat.HEADER_SIZE);
+        assertInstanceOf(Decoded.UpdateRecord.class, decoder.decode(value, 0L, new RecordHeaders()));
+        KeyValueStore<Integer, byte[]> committed = TestStores.copyOf(decisions, "committed");
+        assertInstanceOf(Decoded.UpdateRecord.class, decoder.decode(sixtyBytes, 0L, new RecordHeaders()));
+
+        // restarted with a lower limit, the task replays what its aborted transaction had decided
+        Decoded replay = replayed(32, committed).decode(sixtyBytes, 0L, new RecordHeaders());
+        assertInstanceOf(Decoded.UpdateRecord.class, replay, replay::toString);
+    }
+
+    /** The decoder of the task that replays after an abort: a new one, with the committed state. */
+    private InputDecoder replayed(int maxRowBytes, KeyValueStore<Integer, byte[]> committed) {
+        return new InputDecoder(registry, SUBJECT, maxRowBytes, new AcceptedSchemas(committed), time);
+    }
+
+    @Test
+    void shouldJudgeANewSchemaIdByTheLimitInForceWhenItIsFirstAccepted() {
+        byte[] sixtyBytes = rows.serialize(row(1, "y".repeat(57), 1));
+        assertInstanceOf(Decoded.UpdateRecord.class, decoder.decode(value, 0L, new RecordHeaders()));
+        InputDecoder restarted = replayed(32, TestStores.copyOf(decisions, "committed"));
+
+        Decoded.Bad bad = assertBad(DeadLetterReason.OVERSIZED_ROW,
+            restarted.decode(rows.serialize(v2Row("a note to make it long enough")), 0L, new RecordHeaders()));
+        assertTrue(bad.detail().contains("max.row.bytes 32"), bad.detail());
+        assertInstanceOf(Decoded.UpdateRecord.class, restarted.decode(sixtyBytes, 0L, new RecordHeaders()));
     }
 
     @Test
@@ -248,6 +291,10 @@ class InputDecoderTest {
                 throw new RegistryUnavailableException("down", null);
             }
 
+            public boolean isVersionOf(String subject, int id) {
+                throw new RegistryUnavailableException("down", null);
+            }
+
             public void setCompatibility(String subject, String level) {
             }
 
@@ -257,7 +304,8 @@ class InputDecoderTest {
         };
 
         assertThrows(RegistryUnavailableException.class,
-            () -> new InputDecoder(down, SUBJECT, MAX_ROW_BYTES, time).decode(value, 0L, new RecordHeaders()));
+            () -> new InputDecoder(down, SUBJECT, MAX_ROW_BYTES, new AcceptedSchemas(decisions), time)
+                .decode(value, 0L, new RecordHeaders()));
     }
 
     private static Decoded.Bad assertBad(String reason, Decoded decoded) {
@@ -268,6 +316,19 @@ class InputDecoderTest {
 
     private static Headers headers(String name, String value) {
         return new RecordHeaders().add(name, value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A row of v1 plus a field with a default (BACKWARD compatible), registered as a new version. */
+    private static GenericRecord v2Row(String note) {
+        Schema v2 = SchemaBuilder.record("Row").namespace("io.mvsink.demo").fields()
+            .requiredLong("id").requiredString("category").requiredLong("amount")
+            .name("note").type().stringType().stringDefault("").endRecord();
+        GenericRecord row = new GenericData.Record(v2);
+        row.put("id", 1L);
+        row.put("category", "books");
+        row.put("amount", 2L);
+        row.put("note", note);
+        return row;
     }
 
     static GenericRecord row(long id, String category, long amount) {

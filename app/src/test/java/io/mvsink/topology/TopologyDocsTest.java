@@ -25,7 +25,7 @@ class TopologyDocsTest {
     void shouldDrawEveryTopicAndStore() {
         String diagram = TopologyDocs.mermaid();
         for (String name : new String[] {"corrections", "mvsink-reports", "mvsink-consensus", "mvsink-dead-letter",
-            StoreNames.BUFFER, StoreNames.PROGRESS, StoreNames.APPENDER, StoreNames.CONSENSUS}) {
+            StoreNames.BUFFER, StoreNames.PROGRESS, StoreNames.SCHEMA_DECISIONS, StoreNames.APPENDER, StoreNames.CONSENSUS}) {
             assertTrue(diagram.contains("\"" + name + "\""), name);
         }
     }
