@@ -148,7 +148,9 @@ public final class RangeMinter {
         if (from < lower || Math.floorMod(lower, width) != 0 || closed < lower + width) {
             return;
         }
-        long upper = GridCuts.cut(lower, closed, width);
+        // while nothing is sealed the prefix from 0 is one range (cut at the coarsest point it would
+        // take log steps to reach the present); the sequences of several JVMs meet after it all the same
+        long upper = lower == 0 ? Math.floorDiv(closed, width) * width : GridCuts.cut(lower, closed, width);
         while (upper > lower + width && bytes(lower, upper) > targetBytes) {
             upper = GridCuts.cut(lower, upper - width, width);
         }

@@ -37,10 +37,16 @@ class RangeMinterTest {
     }
 
     @Test
+    void shouldSealTheEmptyPrefixOfANewShardInOneRange() {
+        minter.join(0, BufferedBytes.NONE);
+        assertEquals(Optional.of(new Range(0, T0 + 5 * W)), ask(0, 0, T0 + 5 * W + 300));
+    }
+
+    @Test
     void shouldNotMintWhileABuilderOfTheShardIsWriting() {
         minter.join(0, BufferedBytes.NONE);
-        assertEquals(Optional.empty(), minter.next(new RangeMinter.Ask(0, 0, 0, 8 * W), false));
-        assertEquals(Optional.of(new Range(0, 8 * W)), minter.next(new RangeMinter.Ask(0, 0, 0, 8 * W), true));
+        assertEquals(Optional.empty(), minter.next(new RangeMinter.Ask(0, 0, T0, T0 + 8 * W), false));
+        assertEquals(Optional.of(new Range(T0, T0 + 8 * W)), minter.next(new RangeMinter.Ask(0, 0, T0, T0 + 8 * W), true));
     }
 
     @Test
