@@ -50,6 +50,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
     private final long lingerMs;
     private final long maxQueuedBytes;
     private final ThreadPoolExecutor pool;
+    private final Ownership ownership;
 
     private final Object lock = new Object();
     private final Map<String, ShardSink> shards = new HashMap<>();
@@ -70,6 +71,15 @@ public final class SharedBatchRegistry implements AutoCloseable {
      */
     public SharedBatchRegistry(CoalescingMode mode, BlobStore blobs, SchemaRegistry schemas, PartEncoder encoder,
                                Time time, long barrierTimeoutMs, long lingerMs, long maxQueuedBytes, int threads) {
+        this(mode, blobs, schemas, encoder, time, barrierTimeoutMs, lingerMs, maxQueuedBytes, threads,
+            Ownership.FIRST_POLLER);
+    }
+
+    /** With another ownership rule: only for a test that breaks the rule on purpose and sees the detector fire. */
+    SharedBatchRegistry(CoalescingMode mode, BlobStore blobs, SchemaRegistry schemas, PartEncoder encoder,
+                        Time time, long barrierTimeoutMs, long lingerMs, long maxQueuedBytes, int threads,
+                        Ownership ownership) {
+        this.ownership = ownership;
         this.lingerMs = lingerMs;
         this.mode = mode;
         this.blobs = blobs;
@@ -207,10 +217,17 @@ public final class SharedBatchRegistry implements AutoCloseable {
                 case OPEN, CLOSED -> Outcome.PENDING;
                 case FAILED -> new Outcome.Failed(b.failure);
                 case FINISHED -> {
-                    b.state = SharedBuilder.State.DELIVERED;
-                    yield new Outcome.Report(b.batch, b.firstWriteAtMs());
+                    if (ownership.takes(b, h)) {
+                        b.state = SharedBuilder.State.DELIVERED;
+                        yield new Outcome.Report(b.batch, b.firstWriteAtMs());
+                    }
+                    b.coveredAnswers++;
+                    yield new Outcome.Covered(b.batchId);
                 }
-                case DELIVERED -> new Outcome.Covered(b.batchId);
+                case DELIVERED -> {
+                    b.coveredAnswers++;
+                    yield new Outcome.Covered(b.batchId);
+                }
                 case DROPPED -> throw new IllegalStateException("batch " + b.batchId + " dropped with a live handle");
             };
             if (!(outcome instanceof Outcome.Pending)) {
@@ -245,7 +262,10 @@ public final class SharedBatchRegistry implements AutoCloseable {
         }
     }
 
-    /** Batches retired while a participant still waited for them: must stay 0. */
+    /**
+     * Finished batches that nobody reported although participants were told another one does
+     * ({@link Outcome.Covered}): must stay 0; a broken ownership rule makes it count.
+     */
     public long orphanedBatches() {
         synchronized (lock) {
             return orphaned;
@@ -300,13 +320,16 @@ public final class SharedBatchRegistry implements AutoCloseable {
             return;
         }
         if (b.state == SharedBuilder.State.FINISHED) {
+            // nobody took it: every participant left (abandoned), or some were told another one
+            // reports it (Covered) while nobody did, which is an orphan (DESIGN invariant 2)
             b.state = SharedBuilder.State.DROPPED;
-            b.sink.metrics().batchAbandoned();
-        }
-        for (Handle h : b.handles) {
-            if (!h.resolved) {
+            if (b.coveredAnswers > 0) {
                 orphaned++;
                 b.sink.metrics().orphanedBatch();
+                LOG.error("shard {}: batch {} for [{}, {}) orphaned: {} participants were told it is reported, "
+                    + "nobody reported it", b.key.shard(), b.batchId, b.key.lower(), b.key.upper(), b.coveredAnswers);
+            } else {
+                b.sink.metrics().batchAbandoned();
             }
         }
         live.remove(b);

@@ -340,6 +340,35 @@ class SharedBatchRegistryTest {
     }
 
     @Test
+    void shouldCountAnOrphanWhenABrokenOwnershipRuleLetsNobodyTakeAFinishedBatch() {
+        registry = new SharedBatchRegistry(BARRIER, blobs, schemas, new PartEncoder("null", BIG_PARTS), time,
+            BARRIER_TIMEOUT_MS, 0, Long.MAX_VALUE, 2, (batch, polling) -> false);
+        registry.addShard(new ShardSink(ORDERS, ORDERS + "/", ORDERS + "-owner", metrics));
+        registerAll(ORDERS, 2);
+        List<Handle> handles = List.of(contribute(ORDERS, 0, 0, 1000, 2), contribute(ORDERS, 1, 0, 1000, 2));
+
+        for (Handle h : handles) {
+            assertInstanceOf(Outcome.Covered.class, outcomeOf(h), "each is told another one reports it");
+        }
+        assertEquals(1, registry.orphanedBatches(), "nobody reported it: the detector fires");
+        assertEquals(1, metrics.orphanedBatches());
+        assertEquals(0, metrics.batchesAbandoned());
+    }
+
+    @Test
+    void shouldNotCountAnOrphanWhenEveryParticipantLeftAFinishedBatch() {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        registerAll(ORDERS, 2);
+        List<Handle> handles = List.of(contribute(ORDERS, 0, 0, 1000, 2), contribute(ORDERS, 1, 0, 1000, 2));
+        awaitCondition().until(() -> metrics.batchesBuilt() == 1);
+        handles.forEach(Handle::abandon);
+
+        assertEquals(0, registry.orphanedBatches(), "abandoned (the tasks contribute again), not orphaned");
+        assertEquals(1, metrics.batchesAbandoned());
+        assertEquals(0, registry.liveBatches());
+    }
+
+    @Test
     void shouldFailTheBatchWhenItsBuilderThreadHitsAnError() {
         start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
         registerAll(ORDERS, 2);
