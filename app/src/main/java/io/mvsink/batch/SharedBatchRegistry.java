@@ -58,6 +58,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
     private final Map<SharedBuilder.Key, SharedBuilder> open = new HashMap<>();
     private final Set<SharedBuilder> live = new HashSet<>();
     private long queuedBytes;
+    private final Map<String, Long> queuedByShard = new HashMap<>();
     private long orphaned;
 
     public SharedBatchRegistry(CoalescingMode mode, BlobStore blobs, SchemaRegistry schemas, PartEncoder encoder,
@@ -101,11 +102,28 @@ public final class SharedBatchRegistry implements AutoCloseable {
         return mode;
     }
 
-    /** Declares a shard before its tasks contribute: where its parts go and its metrics. */
+    /**
+     * Declares a shard before its tasks contribute: where its parts go and its metrics. A shard
+     * runs once per JVM: a second app of the same shard name would share its builders, barriers
+     * and gauges, so it is refused until the first one is removed.
+     */
     public void addShard(ShardSink sink) {
         synchronized (lock) {
+            if (shards.containsKey(sink.shard())) {
+                throw new IllegalStateException("shard " + sink.shard() + " already runs in this JVM: two apps of "
+                    + "one shard name would share its batch builders (give each app its own shard.name, or close "
+                    + "the first)");
+            }
             shards.put(sink.shard(), sink);
             localTasks.computeIfAbsent(sink.shard(), s -> new HashMap<>());
+        }
+    }
+
+    /** The shard's app closed: another app of the shard may run in this JVM from now on. */
+    public void removeShard(String shard) {
+        synchronized (lock) {
+            shards.remove(shard);
+            localTasks.remove(shard);
         }
     }
 
@@ -173,7 +191,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
             builder.handles.add(handle);
             builder.joined.add(c.partition());
             builder.work.add(c);
-            queuedBytes += size;
+            queue(c.shard(), size);
             localTasks.get(c.shard()).computeIfPresent(c.partition(), (p, at) -> Math.max(at, c.upper()));
             if (!shared) {
                 close(builder);
@@ -248,17 +266,37 @@ public final class SharedBatchRegistry implements AutoCloseable {
         }
     }
 
-    /** Builders not yet retired (open, building, or finished and waiting for their owner). */
+    /** Builders not yet retired (open, building, or finished and waiting for their owner), of every shard. */
     public int liveBatches() {
         synchronized (lock) {
             return live.size();
         }
     }
 
-    /** Contribution bytes waiting for a builder thread. */
+    /** Contribution bytes waiting for a builder thread, of every shard of this JVM. */
     public long queuedBytes() {
         synchronized (lock) {
             return queuedBytes;
+        }
+    }
+
+    /** Contribution bytes of {@code shard} waiting for a builder thread. */
+    public long queuedBytes(String shard) {
+        synchronized (lock) {
+            return queuedByShard.getOrDefault(shard, 0L);
+        }
+    }
+
+    /** Builders of {@code shard} not yet retired. */
+    public int liveBatches(String shard) {
+        synchronized (lock) {
+            int n = 0;
+            for (SharedBuilder b : live) {
+                if (b.key.shard().equals(shard)) {
+                    n++;
+                }
+            }
+            return n;
         }
     }
 
@@ -273,6 +311,11 @@ public final class SharedBatchRegistry implements AutoCloseable {
     }
 
     // ---- under the lock ----
+
+    private void queue(String shard, long bytes) {
+        queuedBytes += bytes;
+        queuedByShard.merge(shard, bytes, (a, b) -> a + b == 0 ? null : a + b);
+    }
 
     private void close(SharedBuilder b) {
         if (b.state != SharedBuilder.State.OPEN) {
@@ -348,7 +391,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
                 }
                 if (b.state == SharedBuilder.State.FAILED) {
                     if (item instanceof ContributionData c) {
-                        queuedBytes -= c.approximateBytes();
+                        queue(c.shard(), -c.approximateBytes());
                     }
                     continue;
                 }
@@ -366,7 +409,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
                     ContributionData c = (ContributionData) item;
                     b.add(c, schemas, encoder, blobs);
                     synchronized (lock) {
-                        queuedBytes -= c.approximateBytes();
+                        queue(c.shard(), -c.approximateBytes());
                         if (mode == CoalescingMode.BEST_EFFORT && b.work.isEmpty()) {
                             b.lastActivityMs = time.milliseconds();
                             if (lingerMs == 0) {
@@ -386,7 +429,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
                     b.key.shard(), b.batchId, b.key.lower(), b.key.upper(), b.handles.size(), e.toString());
                 synchronized (lock) {
                     if (item instanceof ContributionData c) {
-                        queuedBytes -= c.approximateBytes();
+                        queue(c.shard(), -c.approximateBytes());
                     }
                     b.state = SharedBuilder.State.FAILED;
                     b.failure = e.toString();
