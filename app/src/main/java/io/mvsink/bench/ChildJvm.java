@@ -31,6 +31,7 @@ final class ChildJvm implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
+        command.addAll(extraOptions(label));
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(mainClass);
@@ -43,6 +44,20 @@ final class ChildJvm implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("bench: cannot start " + label + " (" + mainClass + ")", e);
         }
+    }
+
+    /**
+     * JVM options for every child from the system property {@code mvsink.bench.child.jvm.options}
+     * (space-separated; {@code {label}} stands for the child's label), e.g. to profile each run:
+     * {@code -Dmvsink.bench.child.jvm.options=-XX:StartFlightRecording=filename=/tmp/{label}.jfr}.
+     */
+    static List<String> extraOptions(String label) {
+        String options = System.getProperty("mvsink.bench.child.jvm.options", "").trim();
+        List<String> list = new ArrayList<>();
+        for (String option : options.isEmpty() ? new String[0] : options.split("\\s+")) {
+            list.add(option.replace("{label}", label));
+        }
+        return list;
     }
 
     long launchedNanos() {
