@@ -10,6 +10,7 @@ import io.mvsink.consensus.ConsensusReader;
 import io.mvsink.consensus.ShardPlacement;
 import io.mvsink.consensus.ShardState;
 import io.mvsink.gc.GcService;
+import io.mvsink.metrics.BuilderGauges;
 import io.mvsink.metrics.ShardJmx;
 import io.mvsink.metrics.ShardMBean;
 import io.mvsink.metrics.ShardMetrics;
@@ -118,8 +119,10 @@ public final class MvsinkApp implements AutoCloseable {
             }
             return response;
         });
-        jmx = ShardJmx.register(config.shard(), new ShardMBean(deps.metrics(), deps.batches()::queuedBytes,
-            deps.batches()::liveBatches, DeadLetterReason.ALL));
+        String shard = config.shard();
+        SharedBatchRegistry batches = deps.batches();
+        jmx = ShardJmx.register(shard, new ShardMBean(deps.metrics(), new BuilderGauges(() -> batches.queuedBytes(shard),
+            () -> batches.liveBatches(shard), batches::queuedBytes, batches::liveBatches), DeadLetterReason.ALL));
         streams.start();
         gc = GcService.start(config, deps.blobs(), deps.metrics(), deps.time());
         LOG.info("shard {}: started over {} partitions of {}", config.shard(), partitions, topics.corrections());
@@ -205,6 +208,9 @@ public final class MvsinkApp implements AutoCloseable {
         }
         if (jmx != null) {
             jmx.close();
+        }
+        if (streams != null) {
+            deps.batches().removeShard(config.shard());
         }
         if (admin != null) {
             admin.close(Duration.ofSeconds(5));

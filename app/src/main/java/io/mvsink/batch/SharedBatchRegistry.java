@@ -53,6 +53,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
     private final long lingerMs;
     private final long maxQueuedBytes;
     private final ThreadPoolExecutor pool;
+    private final Ownership ownership;
 
     private final Object lock = new Object();
     private final Map<String, ShardSink> shards = new HashMap<>();
@@ -61,6 +62,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
     private final Map<SharedBuilder.Key, SharedBuilder> open = new HashMap<>();
     private final Set<SharedBuilder> live = new HashSet<>();
     private long queuedBytes;
+    private final Map<String, Long> queuedByShard = new HashMap<>();
     private long orphaned;
 
     public SharedBatchRegistry(CoalescingMode mode, BlobStore blobs, SchemaRegistry schemas, PartEncoder encoder,
@@ -74,6 +76,15 @@ public final class SharedBatchRegistry implements AutoCloseable {
      */
     public SharedBatchRegistry(CoalescingMode mode, BlobStore blobs, SchemaRegistry schemas, PartEncoder encoder,
                                Time time, long barrierTimeoutMs, long lingerMs, long maxQueuedBytes, int threads) {
+        this(mode, blobs, schemas, encoder, time, barrierTimeoutMs, lingerMs, maxQueuedBytes, threads,
+            Ownership.FIRST_POLLER);
+    }
+
+    /** With another ownership rule: only for a test that breaks the rule on purpose and sees the detector fire. */
+    SharedBatchRegistry(CoalescingMode mode, BlobStore blobs, SchemaRegistry schemas, PartEncoder encoder,
+                        Time time, long barrierTimeoutMs, long lingerMs, long maxQueuedBytes, int threads,
+                        Ownership ownership) {
+        this.ownership = ownership;
         this.lingerMs = lingerMs;
         this.mode = mode;
         this.blobs = blobs;
@@ -97,7 +108,9 @@ public final class SharedBatchRegistry implements AutoCloseable {
 
     /**
      * Declares a shard before its tasks contribute: where its parts go and its metrics. Without a
-     * minter each task cuts its own ranges (every closed interval up to its frontier).
+     * minter each task cuts its own ranges (every closed interval up to its frontier). A shard
+     * runs once per JVM: a second app of the same shard name would share its builders, barriers
+     * and gauges, so it is refused until the first one is removed.
      */
     public void addShard(ShardSink sink) {
         addShard(sink, null);
@@ -106,11 +119,25 @@ public final class SharedBatchRegistry implements AutoCloseable {
     /** Declares a shard whose tasks contribute the ranges {@code minter} mints for this JVM. */
     public void addShard(ShardSink sink, RangeMinter minter) {
         synchronized (lock) {
+            if (shards.containsKey(sink.shard())) {
+                throw new IllegalStateException("shard " + sink.shard() + " already runs in this JVM: two apps of "
+                    + "one shard name would share its batch builders (give each app its own shard.name, or close "
+                    + "the first)");
+            }
             shards.put(sink.shard(), sink);
             localTasks.computeIfAbsent(sink.shard(), s -> new HashMap<>());
             if (minter != null) {
                 minters.put(sink.shard(), minter);
             }
+        }
+    }
+
+    /** The shard's app closed: another app of the shard may run in this JVM from now on. */
+    public void removeShard(String shard) {
+        synchronized (lock) {
+            shards.remove(shard);
+            localTasks.remove(shard);
+            minters.remove(shard);
         }
     }
 
@@ -218,7 +245,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
             builder.handles.add(handle);
             builder.joined.add(c.partition());
             builder.work.add(c);
-            queuedBytes += size;
+            queue(c.shard(), size);
             localTasks.get(c.shard()).computeIfPresent(c.partition(), (p, at) -> Math.max(at, c.upper()));
             RangeMinter minter = minters.get(c.shard());
             if (minter != null) {
@@ -266,10 +293,17 @@ public final class SharedBatchRegistry implements AutoCloseable {
                 case OPEN, CLOSED -> Outcome.PENDING;
                 case FAILED -> new Outcome.Failed(b.failure);
                 case FINISHED -> {
-                    b.state = SharedBuilder.State.DELIVERED;
-                    yield new Outcome.Report(b.batch, b.firstWriteAtMs());
+                    if (ownership.takes(b, h)) {
+                        b.state = SharedBuilder.State.DELIVERED;
+                        yield new Outcome.Report(b.batch, b.firstWriteAtMs());
+                    }
+                    b.coveredAnswers++;
+                    yield new Outcome.Covered(b.batchId);
                 }
-                case DELIVERED -> new Outcome.Covered(b.batchId);
+                case DELIVERED -> {
+                    b.coveredAnswers++;
+                    yield new Outcome.Covered(b.batchId);
+                }
                 case DROPPED -> throw new IllegalStateException("batch " + b.batchId + " dropped with a live handle");
             };
             if (!(outcome instanceof Outcome.Pending)) {
@@ -290,21 +324,44 @@ public final class SharedBatchRegistry implements AutoCloseable {
         }
     }
 
-    /** Builders not yet retired (open, building, or finished and waiting for their owner). */
+    /** Builders not yet retired (open, building, or finished and waiting for their owner), of every shard. */
     public int liveBatches() {
         synchronized (lock) {
             return live.size();
         }
     }
 
-    /** Contribution bytes waiting for a builder thread. */
+    /** Contribution bytes waiting for a builder thread, of every shard of this JVM. */
     public long queuedBytes() {
         synchronized (lock) {
             return queuedBytes;
         }
     }
 
-    /** Batches retired while a participant still waited for them: must stay 0. */
+    /** Contribution bytes of {@code shard} waiting for a builder thread. */
+    public long queuedBytes(String shard) {
+        synchronized (lock) {
+            return queuedByShard.getOrDefault(shard, 0L);
+        }
+    }
+
+    /** Builders of {@code shard} not yet retired. */
+    public int liveBatches(String shard) {
+        synchronized (lock) {
+            int n = 0;
+            for (SharedBuilder b : live) {
+                if (b.key.shard().equals(shard)) {
+                    n++;
+                }
+            }
+            return n;
+        }
+    }
+
+    /**
+     * Finished batches that nobody reported although participants were told another one does
+     * ({@link Outcome.Covered}): must stay 0; a broken ownership rule makes it count.
+     */
     public long orphanedBatches() {
         synchronized (lock) {
             return orphaned;
@@ -322,6 +379,11 @@ public final class SharedBatchRegistry implements AutoCloseable {
             }
         }
         return true;
+    }
+
+    private void queue(String shard, long bytes) {
+        queuedBytes += bytes;
+        queuedByShard.merge(shard, bytes, (a, b) -> a + b == 0 ? null : a + b);
     }
 
     private void close(SharedBuilder b) {
@@ -370,13 +432,16 @@ public final class SharedBatchRegistry implements AutoCloseable {
             return;
         }
         if (b.state == SharedBuilder.State.FINISHED) {
+            // nobody took it: every participant left (abandoned), or some were told another one
+            // reports it (Covered) while nobody did, which is an orphan (DESIGN invariant 2)
             b.state = SharedBuilder.State.DROPPED;
-            b.sink.metrics().batchAbandoned();
-        }
-        for (Handle h : b.handles) {
-            if (!h.resolved) {
+            if (b.coveredAnswers > 0) {
                 orphaned++;
                 b.sink.metrics().orphanedBatch();
+                LOG.error("shard {}: batch {} for [{}, {}) orphaned: {} participants were told it is reported, "
+                    + "nobody reported it", b.key.shard(), b.batchId, b.key.lower(), b.key.upper(), b.coveredAnswers);
+            } else {
+                b.sink.metrics().batchAbandoned();
             }
         }
         live.remove(b);
@@ -395,7 +460,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
                 }
                 if (b.state == SharedBuilder.State.FAILED) {
                     if (item instanceof ContributionData c) {
-                        queuedBytes -= c.approximateBytes();
+                        queue(c.shard(), -c.approximateBytes());
                     }
                     continue;
                 }
@@ -413,7 +478,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
                     ContributionData c = (ContributionData) item;
                     b.add(c, schemas, encoder, blobs);
                     synchronized (lock) {
-                        queuedBytes -= c.approximateBytes();
+                        queue(c.shard(), -c.approximateBytes());
                         if (mode == CoalescingMode.BEST_EFFORT && b.work.isEmpty()) {
                             b.lastActivityMs = time.milliseconds();
                             if (lingerMs == 0) {
@@ -433,7 +498,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
                     b.key.shard(), b.batchId, b.key.lower(), b.key.upper(), b.handles.size(), e.toString());
                 synchronized (lock) {
                     if (item instanceof ContributionData c) {
-                        queuedBytes -= c.approximateBytes();
+                        queue(c.shard(), -c.approximateBytes());
                     }
                     b.state = SharedBuilder.State.FAILED;
                     b.failure = e.toString();

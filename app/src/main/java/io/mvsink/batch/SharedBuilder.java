@@ -45,6 +45,8 @@ final class SharedBuilder {
     final Set<Integer> joined = new HashSet<>();
     final ArrayDeque<Object> work = new ArrayDeque<>();
     boolean draining;
+    /** Participants answered {@link Outcome.Covered} (under the registry's lock). */
+    int coveredAnswers;
     Batch batch;
     String failure;
 

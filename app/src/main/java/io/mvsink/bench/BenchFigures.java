@@ -1,9 +1,5 @@
 package io.mvsink.bench;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -122,10 +118,6 @@ public record BenchFigures(
         opts.put("warmup_s", options.warmupSeconds());
         doc.put("options", opts);
         doc.put("modes", figures.stream().map(BenchFigures::toMap).toList());
-        try {
-            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), doc);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the bench result to " + file, e);
-        }
+        BenchJson.write(file, doc);
     }
 }

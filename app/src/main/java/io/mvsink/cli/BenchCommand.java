@@ -3,21 +3,60 @@ package io.mvsink.cli;
 import io.mvsink.batch.CoalescingMode;
 import io.mvsink.bench.Bench;
 import io.mvsink.bench.BenchOptions;
+import io.mvsink.bench.CatchUpBench;
+import io.mvsink.bench.CatchUpOptions;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "bench", description = "Starts a local Kafka broker, Apicurio Registry and Azurite and runs the same "
-    + "workload in each coalescing mode; prints blob writes, batches and parts per append, consensus bytes, "
-    + "throughput and seal latency with their ratios to mode none, and writes them as JSON.")
+@Command(name = "bench", description = {"Starts a local Kafka broker, Apicurio Registry and Azurite and runs a "
+    + "benchmark scenario; prints a table and the targets met or missed, and writes the figures as JSON.",
+    "steady (default): the same workload at a steady rate in each coalescing mode; blob writes, batches and parts "
+        + "per append, consensus bytes, throughput and seal latency with their ratios to mode none.",
+    "catch-up: a backlog preloaded once, then a plain consumer, a plain exactly-once Streams app and mvsink from "
+        + "scratch in each mode (and barrier on a wide grid), each in its own JVM until caught up; updates/s, CPU "
+        + "per update, seals, blob PUTs, batches per append, max RSS and ratios to the Streams app."})
 final class BenchCommand implements Callable<Integer> {
-    @Option(names = "--duration-s", defaultValue = "60", description = "Seconds of producing per mode (default ${DEFAULT-VALUE}).")
+    @Option(names = "--scenario", defaultValue = "steady", paramLabel = "steady|catch-up",
+        description = "Which benchmark (default ${DEFAULT-VALUE}).")
+    String scenario;
+
+    @Option(names = "--duration-s", defaultValue = "60",
+        description = "steady: seconds of producing per mode (default ${DEFAULT-VALUE}).")
     long durationSeconds;
 
-    @Option(names = "--rate", defaultValue = "2000", description = "Updates per second (default ${DEFAULT-VALUE}).")
+    @Option(names = "--rate", defaultValue = "2000", description = "steady: updates per second (default ${DEFAULT-VALUE}).")
     double rate;
+
+    @Option(names = "--updates", defaultValue = "1000000",
+        description = "catch-up: updates preloaded (default ${DEFAULT-VALUE}).")
+    long updates;
+
+    @Option(names = "--updates-per-progress", defaultValue = "500",
+        description = "catch-up: updates between two progress records; each step's event time spans 1 or 2 "
+            + "--interval-ms grid intervals (default ${DEFAULT-VALUE}).")
+    int updatesPerProgress;
+
+    @Option(names = "--wide-interval-ms", defaultValue = "600000",
+        description = "catch-up: batch.interval.ms of the extra barrier run, a multiple of --interval-ms; 0 skips "
+            + "it (default ${DEFAULT-VALUE}).")
+    long wideIntervalMs;
+
+    @Option(names = "--wide-heap", defaultValue = "512m",
+        description = "catch-up: -Xmx of the wide-grid barrier run's JVM (default ${DEFAULT-VALUE}).")
+    String wideHeap;
+
+    @Option(names = "--skip-reference",
+        description = "catch-up: do not run the plain Streams app (its ratios are then n/a).")
+    boolean skipReference;
+
+    @Option(names = "--run-timeout-s", defaultValue = "3600",
+        description = "catch-up: seconds one program may take to catch up before it counts as not completed "
+            + "(default ${DEFAULT-VALUE}).")
+    long runTimeoutSeconds;
 
     @Option(names = "--partitions", defaultValue = "8", description = "Corrections partitions (default ${DEFAULT-VALUE}).")
     int partitions;
@@ -26,10 +65,11 @@ final class BenchCommand implements Callable<Integer> {
     int threads;
 
     @Option(names = "--modes", defaultValue = "none,best-effort,barrier", split = ",",
-        description = "Coalescing modes, run in this order (default ${DEFAULT-VALUE}).")
+        description = "Coalescing modes, run in this order; catch-up: on the --interval-ms grid (default ${DEFAULT-VALUE}).")
     List<String> modes;
 
-    @Option(names = "--interval-ms", defaultValue = "1000", description = "batch.interval.ms (default ${DEFAULT-VALUE}).")
+    @Option(names = "--interval-ms", defaultValue = "1000",
+        description = "batch.interval.ms; catch-up: the fine grid, and the preload's grid (default ${DEFAULT-VALUE}).")
     long intervalMs;
 
     @Option(names = "--out", defaultValue = "bench-result.json", paramLabel = "FILE",
@@ -37,12 +77,19 @@ final class BenchCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--warmup-s", defaultValue = "15",
-        description = "Seconds of an unmeasured run of the first mode before the measured ones (default ${DEFAULT-VALUE}).")
+        description = "steady: seconds of an unmeasured run of the first mode before the measured ones (default ${DEFAULT-VALUE}).")
     long warmupSeconds;
 
     @Override
     public Integer call() throws Exception {
         List<CoalescingMode> parsed = modes.stream().map(BenchCommand::mode).toList();
+        if (scenario.equals("catch-up")) {
+            return CatchUpBench.run(new CatchUpOptions(updates, partitions, threads, parsed, intervalMs, wideIntervalMs,
+                wideHeap, updatesPerProgress, skipReference, Duration.ofSeconds(runTimeoutSeconds), out));
+        }
+        if (!scenario.equals("steady")) {
+            throw new IllegalArgumentException("--scenario: unknown scenario '" + scenario + "' (steady, catch-up)");
+        }
         return Bench.run(new BenchOptions(durationSeconds, rate, partitions, threads, parsed, intervalMs, out, warmupSeconds));
     }
 

@@ -28,12 +28,11 @@ public final class ShardMBean implements DynamicMBean {
     }
 
     /**
-     * {@code queuedBytes} and {@code liveBatches} read the JVM-wide batch registry's builder queue;
-     * each of {@code deadLetterReasons} (e.g. {@code bad-magic}) gets its own counter
+     * {@code builders} reads the batch registry's gauges, the shard's and the JVM's; each of
+     * {@code deadLetterReasons} (e.g. {@code bad-magic}) gets its own counter
      * ({@code DeadLetteredBadMagic}).
      */
-    public ShardMBean(ShardMetrics m, LongSupplier queuedBytes, LongSupplier liveBatches,
-                      List<String> deadLetterReasons) {
+    public ShardMBean(ShardMetrics m, BuilderGauges builders, List<String> deadLetterReasons) {
         counter("BlobPuts", "Counter: part blobs written (blob PUT requests that succeeded)", m::partsWritten);
         counter("BlobBytes", "Counter: bytes of part blobs written", m::partBytes);
         counter("Appends", "Counter: seals: compare-and-append diffs that advanced the upper (merges count as Compactions)", m::appends);
@@ -83,10 +82,14 @@ public final class ShardMBean implements DynamicMBean {
             m::gcFailures);
         gauge("CorrectionBufferEntries", "Gauge: approximate correction buffer entries, summed over this JVM's "
             + "tasks of the shard (as of each task's last punctuation)", m::correctionBufferEntries);
-        gauge("BuilderQueuedBytes", "Gauge: contribution bytes waiting for a builder thread (JVM-wide batch "
-            + "registry, shared by every shard of this JVM)", queuedBytes);
-        gauge("BuilderLiveBatches", "Gauge: batches open, building or awaiting their owner (JVM-wide batch "
-            + "registry, shared by every shard of this JVM)", liveBatches);
+        gauge("BuilderQueuedBytes", "Gauge: this shard's contribution bytes waiting for a builder thread",
+            builders.shardQueuedBytes());
+        gauge("BuilderLiveBatches", "Gauge: this shard's batches open, building or awaiting their owner",
+            builders.shardLiveBatches());
+        gauge("JvmBuilderQueuedBytes", "Gauge: contribution bytes waiting for a builder thread, of every shard of "
+            + "this JVM (the JVM-wide batch registry's bound applies to this)", builders.jvmQueuedBytes());
+        gauge("JvmBuilderLiveBatches", "Gauge: batches open, building or awaiting their owner, of every shard of "
+            + "this JVM", builders.jvmLiveBatches());
         counter("Compactions", "Counter: merges committed (compaction appends: the upper stays, batches are "
             + "replaced)", m::compactions);
         counter("BatchesCompacted", "Counter: batches replaced by merges", m::batchesCompacted);

@@ -14,6 +14,7 @@ import org.apache.avro.generic.GenericRecord;
  * A seeded synthetic workload of inserts and retractions over {@code keys} row keys, with its
  * own model (row to net count). Retractions only take back rows that are present, so counts
  * stay non-negative and every retraction meets its insert in the same partition (same key).
+ * Each correction costs O(1), so a workload of millions (the catch-up bench) is cheap to make.
  */
 public final class Workload {
     public static final Schema ROW_SCHEMA = SchemaBuilder.record("Row").namespace("io.mvsink.demo")
@@ -30,6 +31,8 @@ public final class Workload {
     private final double retractShare;
     private final Map<GenericRecord, Long> model = new HashMap<>();
     private final List<GenericRecord> present = new ArrayList<>();
+    /** Where each present row sits in {@link #present}, so that removing one is O(1) (swap with the last). */
+    private final Map<GenericRecord, Integer> presentIndex = new HashMap<>();
 
     /** One correction to send. */
     public record Correction(String key, GenericRecord row, long diff) {
@@ -60,11 +63,21 @@ public final class Workload {
         long count = model.merge(row, diff, Long::sum);
         if (count == 0) {
             model.remove(row);
-            present.remove(row);
+            removePresent(row);
         } else if (count == diff) {
+            presentIndex.put(row, present.size());
             present.add(row);
         }
         return new Correction(Long.toString((Long) row.get("id")), row, diff);
+    }
+
+    private void removePresent(GenericRecord row) {
+        int index = presentIndex.remove(row);
+        GenericRecord last = present.remove(present.size() - 1);
+        if (index < present.size()) {
+            present.set(index, last);
+            presentIndex.put(last, index);
+        }
     }
 
     /** Net count per row of everything generated so far (rows with count 0 left out). */

@@ -340,6 +340,65 @@ class SharedBatchRegistryTest {
     }
 
     @Test
+    void shouldCountAnOrphanWhenABrokenOwnershipRuleLetsNobodyTakeAFinishedBatch() {
+        registry = new SharedBatchRegistry(BARRIER, blobs, schemas, new PartEncoder("null", BIG_PARTS), time,
+            BARRIER_TIMEOUT_MS, 0, Long.MAX_VALUE, 2, (batch, polling) -> false);
+        registry.addShard(new ShardSink(ORDERS, ORDERS + "/", ORDERS + "-owner", metrics));
+        registerAll(ORDERS, 2);
+        List<Handle> handles = List.of(contribute(ORDERS, 0, 0, 1000, 2), contribute(ORDERS, 1, 0, 1000, 2));
+
+        for (Handle h : handles) {
+            assertInstanceOf(Outcome.Covered.class, outcomeOf(h), "each is told another one reports it");
+        }
+        assertEquals(1, registry.orphanedBatches(), "nobody reported it: the detector fires");
+        assertEquals(1, metrics.orphanedBatches());
+        assertEquals(0, metrics.batchesAbandoned());
+    }
+
+    @Test
+    void shouldNotCountAnOrphanWhenEveryParticipantLeftAFinishedBatch() {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        registerAll(ORDERS, 2);
+        List<Handle> handles = List.of(contribute(ORDERS, 0, 0, 1000, 2), contribute(ORDERS, 1, 0, 1000, 2));
+        awaitCondition().until(() -> metrics.batchesBuilt() == 1);
+        handles.forEach(Handle::abandon);
+
+        assertEquals(0, registry.orphanedBatches(), "abandoned (the tasks contribute again), not orphaned");
+        assertEquals(1, metrics.batchesAbandoned());
+        assertEquals(0, registry.liveBatches());
+    }
+
+    @Test
+    void shouldRefuseASecondAppOfTheSameShardInOneJvmUntilTheFirstIsRemoved() {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        ShardSink again = new ShardSink(ORDERS, ORDERS + "/", "test-consensus/" + ORDERS, new ShardMetrics(ORDERS));
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> registry.addShard(again));
+        assertTrue(refused.getMessage().contains("shard " + ORDERS + " already runs in this JVM"), refused.getMessage());
+        registry.removeShard(ORDERS);
+        registry.addShard(again);
+    }
+
+    @Test
+    void shouldReportQueuedBytesAndLiveBatchesPerShard() {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        registry.addShard(new ShardSink(PAYMENTS, PAYMENTS + "/", "test-consensus/" + PAYMENTS, new ShardMetrics(PAYMENTS)));
+        registerAll(ORDERS, 2);
+        blobs.hold();
+        contribute(ORDERS, 0, 0, 1000, 3);
+        contribute(ORDERS, 1, 0, 1000, 3);
+        awaitCondition().until(() -> blobs.writesStarted() == 1);
+        contribute(ORDERS, 0, 1000, 2000, 3); // queued behind the held write
+
+        assertTrue(registry.queuedBytes(ORDERS) > 0);
+        assertEquals(registry.queuedBytes(), registry.queuedBytes(ORDERS));
+        assertEquals(0, registry.queuedBytes(PAYMENTS), "payments queues nothing");
+        assertEquals(2, registry.liveBatches(ORDERS));
+        assertEquals(0, registry.liveBatches(PAYMENTS));
+        blobs.release();
+        awaitCondition().until(() -> registry.queuedBytes(ORDERS) == 0);
+    }
+
+    @Test
     void shouldFailTheBatchWhenItsBuilderThreadHitsAnError() {
         start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
         registerAll(ORDERS, 2);

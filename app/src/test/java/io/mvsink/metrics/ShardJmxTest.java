@@ -19,8 +19,8 @@ class ShardJmxTest {
     void shouldExposeEachShardSeparately() throws Exception {
         ShardMetrics a = new ShardMetrics("orders");
         ShardMetrics b = new ShardMetrics("payments");
-        try (ShardJmx ja = ShardJmx.register(server, "orders", new ShardMBean(a, () -> 7, () -> 2, List.of("bad-magic")));
-             ShardJmx jb = ShardJmx.register(server, "payments", new ShardMBean(b, () -> 7, () -> 2, List.of("bad-magic")))) {
+        try (ShardJmx ja = ShardJmx.register(server, "orders", new ShardMBean(a, BuilderGauges.fixed(7, 2), List.of("bad-magic")));
+             ShardJmx jb = ShardJmx.register(server, "payments", new ShardMBean(b, BuilderGauges.fixed(7, 2), List.of("bad-magic")))) {
             a.partWritten(100);
             a.partWritten(50);
             a.appended(3, 2, 4, 80, 12);
@@ -59,8 +59,8 @@ class ShardJmxTest {
     @Test
     void shouldRegisterAgainAfterClose() {
         ShardMetrics m = new ShardMetrics("s");
-        ShardJmx.register(server, "s", new ShardMBean(m, () -> 0, () -> 0, List.of("bad-magic"))).close();
-        try (ShardJmx again = ShardJmx.register(server, "s", new ShardMBean(m, () -> 0, () -> 0, List.of("bad-magic")))) {
+        ShardJmx.register(server, "s", new ShardMBean(m, BuilderGauges.fixed(0, 0), List.of("bad-magic"))).close();
+        try (ShardJmx again = ShardJmx.register(server, "s", new ShardMBean(m, BuilderGauges.fixed(0, 0), List.of("bad-magic")))) {
             assertTrue(server.isRegistered(again.name()));
         }
     }
@@ -69,8 +69,8 @@ class ShardJmxTest {
     void shouldKeepTheFirstRegistrationWhenTheNameIsTaken() throws Exception {
         ShardMetrics first = new ShardMetrics("s");
         first.lateUpdate();
-        try (ShardJmx one = ShardJmx.register(server, "s", new ShardMBean(first, () -> 0, () -> 0, List.of("bad-magic")))) {
-            ShardJmx.register(server, "s", new ShardMBean(new ShardMetrics("s"), () -> 0, () -> 0, List.of("bad-magic"))).close();
+        try (ShardJmx one = ShardJmx.register(server, "s", new ShardMBean(first, BuilderGauges.fixed(0, 0), List.of("bad-magic")))) {
+            ShardJmx.register(server, "s", new ShardMBean(new ShardMetrics("s"), BuilderGauges.fixed(0, 0), List.of("bad-magic"))).close();
             assertEquals(1L, server.getAttribute(one.name(), "LateUpdates"), "the second app did not take it over");
         }
     }
@@ -84,7 +84,7 @@ class ShardJmxTest {
 
     @Test
     void shouldDescribeEveryAttribute() {
-        MBeanAttributeInfo[] attributes = new ShardMBean(new ShardMetrics("s"), () -> 0, () -> 0, List.of("bad-magic"))
+        MBeanAttributeInfo[] attributes = new ShardMBean(new ShardMetrics("s"), BuilderGauges.fixed(0, 0), List.of("bad-magic"))
             .getMBeanInfo().getAttributes();
         assertTrue(attributes.length >= 25);
         assertFalse(Arrays.stream(attributes).anyMatch(a -> a.getDescription().isBlank() || a.isWritable()));
@@ -93,7 +93,7 @@ class ShardJmxTest {
     @Test
     void shouldCountDeadLettersPerReason() throws Exception {
         ShardMetrics m = new ShardMetrics("s");
-        ShardMBean bean = new ShardMBean(m, () -> 0, () -> 0, List.of("bad-magic", "oversized-row"));
+        ShardMBean bean = new ShardMBean(m, BuilderGauges.fixed(0, 0), List.of("bad-magic", "oversized-row"));
         m.deadLettered("bad-magic");
         m.deadLettered("bad-magic");
         m.deadLettered("oversized-row");

@@ -1,0 +1,132 @@
+package io.mvsink.bench;
+
+import io.mvsink.batch.CoalescingMode;
+import io.mvsink.local.LocalStack;
+import io.mvsink.local.LocalStackLauncher;
+import io.mvsink.local.LocalStackOptions;
+import io.mvsink.produce.CorrectionProducer;
+import io.mvsink.produce.Workload;
+import io.mvsink.registry.RegistryClient;
+import io.mvsink.registry.RegistrySettings;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.avro.generic.GenericData;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The catch-up benchmark: a backlog preloaded once, then, one after another in child JVMs of
+ * their own, a plain consumer reading it, a plain exactly-once Streams app doing one store get
+ * and put per record, and mvsink from scratch in each coalescing mode (and barrier on a wide
+ * grid), each until caught up. Prints a table and the targets, writes JSON; exit code 1 if an
+ * mvsink run did not catch up or its snapshot differs from the workload's model.
+ */
+public final class CatchUpBench {
+    private static final long WORKLOAD_SEED = 11;
+    private static final int WORKLOAD_KEYS = 50_000;
+    private static final double RETRACT_SHARE = 0.3;
+
+    private CatchUpBench() {
+    }
+
+    public static int run(CatchUpOptions options) throws Exception {
+        Path work = Files.createTempDirectory("mvsink-catchup");
+        String runId = Long.toString(System.currentTimeMillis() / 1000 % 1_000_000);
+        String topic = "catchup-" + runId + "-corrections";
+        List<CatchUpFigures> figures = new ArrayList<>();
+        System.err.println("bench: starting Kafka, Apicurio Registry and Azurite on 127.0.0.1; child logs in " + work);
+        try (LocalStack stack = LocalStackLauncher.start(LocalStackOptions.defaults().withVerbose(true))) {
+            Map<String, Object> client = Map.of("bootstrap.servers", stack.bootstrapServers());
+            PreloadPlan plan = PreloadPlan.of(options.updates(), options.updatesPerStep(), options.intervalMs(),
+                options.alignMs(), System.currentTimeMillis(), WORKLOAD_SEED);
+            Workload workload = new Workload(WORKLOAD_SEED, WORKLOAD_KEYS, RETRACT_SHARE);
+            Map<TopicPartition, Long> end = preload(stack, client, topic, options, plan, workload);
+            Map<String, Long> model = new TreeMap<>();
+            workload.model().forEach((row, count) -> model.put(GenericData.get().toString(row), count));
+            CatchUpRunner runner = new CatchUpRunner(stack, options, work, runId, topic, plan, model, end);
+            System.err.println("bench: plain consumer");
+            figures.add(runner.consumer());
+            if (!options.skipReference()) {
+                System.err.println("bench: plain exactly-once Streams app (one get and one put per record)");
+                figures.add(runner.reference());
+            }
+            for (CoalescingMode mode : options.modes()) {
+                System.err.println("bench: mvsink " + mode.configName() + " on the "
+                    + CatchUpFigures.grid(options.intervalMs()) + " grid");
+                figures.add(runner.mvsink(mode, options.intervalMs(), "default"));
+            }
+            if (options.wideIntervalMs() > 0) {
+                System.err.println("bench: mvsink barrier on the " + CatchUpFigures.grid(options.wideIntervalMs())
+                    + " grid, -Xmx" + options.wideHeap());
+                figures.add(runner.mvsink(CoalescingMode.BARRIER, options.wideIntervalMs(), options.wideHeap()));
+            }
+        }
+        System.out.printf("mvsink bench --scenario catch-up: %d updates preloaded on %d partitions (progress every %d "
+                + "updates, event time 1-2 x %d ms per step), %d stream threads%n%n", options.updates(),
+            options.partitions(), options.updatesPerStep(), options.intervalMs(), options.threads());
+        System.out.println(CatchUpTable.format(figures));
+        System.out.println("targets:");
+        CatchUpTargets.check(figures, options).forEach(System.out::println);
+        writeJson(options, figures);
+        System.out.println("\nfigures written to " + options.out().toAbsolutePath());
+        boolean correct = figures.stream().filter(CatchUpFigures::isMvsink)
+            .allMatch(f -> f.completed() && f.snapshot().equalsModel());
+        if (!correct) {
+            System.out.println("FAILED: an mvsink run did not catch up or its snapshot differs from the model (see above)");
+        }
+        return correct ? 0 : 1;
+    }
+
+    /** Creates the topic and preloads it; returns its end offsets. */
+    private static Map<TopicPartition, Long> preload(LocalStack stack, Map<String, Object> client, String topic,
+                                                     CatchUpOptions options, PreloadPlan plan, Workload workload)
+        throws Exception {
+        try (Admin admin = Admin.create(client)) {
+            admin.createTopics(List.of(new NewTopic(topic, options.partitions(), (short) 1))).all().get(60, TimeUnit.SECONDS);
+            Map<String, Object> producerProps = new LinkedHashMap<>(client);
+            producerProps.put("linger.ms", 20);
+            producerProps.put("batch.size", 256 * 1024);
+            try (CorrectionProducer producer = new CorrectionProducer(producerProps, topic,
+                    new RegistryClient(RegistrySettings.of(stack.registryUrl())))) {
+                Preload.send(producer, workload, plan);
+            }
+            Map<TopicPartition, OffsetSpec> latest = new LinkedHashMap<>();
+            for (int p = 0; p < options.partitions(); p++) {
+                latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
+            }
+            return admin.listOffsets(latest).all().get(60, TimeUnit.SECONDS).entrySet().stream()
+                .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+        }
+    }
+
+    private static void writeJson(CatchUpOptions options, List<CatchUpFigures> figures) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        Map<String, Object> opts = new LinkedHashMap<>();
+        opts.put("scenario", "catch-up");
+        opts.put("updates", options.updates());
+        opts.put("partitions", options.partitions());
+        opts.put("threads", options.threads());
+        opts.put("updates_per_progress", options.updatesPerStep());
+        opts.put("interval_ms", options.intervalMs());
+        opts.put("wide_interval_ms", options.wideIntervalMs());
+        opts.put("wide_heap", options.wideHeap());
+        opts.put("modes", options.modes().stream().map(CoalescingMode::configName).toList());
+        doc.put("options", opts);
+        doc.put("runs", figures.stream().map(CatchUpFigures::toMap).toList());
+        doc.put("ratios", CatchUpRatios.of(figures, options));
+        doc.put("targets", CatchUpTargets.check(figures, options).stream().map(c -> Map.of(
+            "target", c.target(), "measured", c.measured(), "verdict", c.verdict().name().toLowerCase(Locale.ROOT)))
+            .toList());
+        BenchJson.write(options.out(), doc);
+    }
+}

@@ -1,0 +1,110 @@
+package io.mvsink.bench;
+
+import io.mvsink.avro.StateDiff;
+import io.mvsink.codec.Codecs;
+import io.mvsink.consensus.ConsensusKeys;
+import io.mvsink.consensus.ShardState;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * Follows one shard's consensus topic as the appends commit (read_committed, from the beginning,
+ * never re-reading): the upper, the seals (appends that advance the upper), the batches and parts
+ * they add, and when the bench first saw an append. Waits for the topic to exist (the app creates
+ * it) and never creates it.
+ */
+final class ConsensusFollower implements AutoCloseable {
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final String topic;
+    private final String shard;
+    private boolean assigned;
+    private long upper;
+    private long seals;
+    private long batches;
+    private long parts;
+    private long firstAppendNanos = -1;
+
+    ConsensusFollower(Map<String, Object> clientProps, String topic, String shard) {
+        Map<String, Object> props = new HashMap<>(clientProps);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+        this.consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
+        this.topic = topic;
+        this.shard = shard;
+    }
+
+    /** Reads what committed since the last call, waiting at most {@code timeout} for it. */
+    void poll(Duration timeout) throws InterruptedException {
+        if (!assigned && !assign()) {
+            Thread.sleep(timeout.toMillis());
+            return;
+        }
+        for (ConsumerRecord<String, byte[]> record : consumer.poll(timeout)) {
+            if (record.value() == null || ConsensusKeys.isRollup(record.key())
+                || !shard.equals(ConsensusKeys.shardOf(record.key()))) {
+                continue;
+            }
+            apply(Codecs.STATE_DIFF.decode(record.value()));
+        }
+    }
+
+    private boolean assign() {
+        if (!consumer.listTopics(Duration.ofSeconds(10)).containsKey(topic)) {
+            return false;
+        }
+        List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+            .map(p -> new TopicPartition(topic, p.partition())).toList();
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        assigned = true;
+        return true;
+    }
+
+    private void apply(StateDiff diff) {
+        if (firstAppendNanos < 0) {
+            firstAppendNanos = System.nanoTime();
+        }
+        if (ShardState.isCompaction(diff) || diff.getUpper() <= upper) {
+            return;
+        }
+        upper = diff.getUpper();
+        seals++;
+        batches += diff.getAdded().size();
+        diff.getAdded().forEach(batch -> parts += batch.getParts().size());
+    }
+
+    long upper() {
+        return upper;
+    }
+
+    long seals() {
+        return seals;
+    }
+
+    long batches() {
+        return batches;
+    }
+
+    long parts() {
+        return parts;
+    }
+
+    /** {@link System#nanoTime()} when the first append was read; -1 before. */
+    long firstAppendNanos() {
+        return firstAppendNanos;
+    }
+
+    @Override
+    public void close() {
+        consumer.close();
+    }
+}
