@@ -1,0 +1,10 @@
+package io.mvsink.protocol;
+
+/** A half-open range of times {@code [lower, upper)} on the interval grid; never empty. */
+public record Range(long lower, long upper) {
+    public Range {
+        if (lower >= upper) {
+            throw new IllegalArgumentException("empty range [" + lower + ", " + upper + ")");
+        }
+    }
+}
