@@ -59,6 +59,8 @@ public final class SharedBatchRegistry implements AutoCloseable {
     private final Map<String, ShardSink> shards = new HashMap<>();
     private final Map<String, Map<Integer, Long>> localTasks = new HashMap<>();
     private final Map<String, RangeMinter> minters = new HashMap<>();
+    /** Per shard, batches delivered to a participant whose report may not have committed yet. */
+    private final Map<String, Deliveries> deliveries = new HashMap<>();
     private final Map<SharedBuilder.Key, SharedBuilder> open = new HashMap<>();
     private final Set<SharedBuilder> live = new HashSet<>();
     private long queuedBytes;
@@ -180,7 +182,12 @@ public final class SharedBatchRegistry implements AutoCloseable {
         }
     }
 
-    /** A task of the shard left this JVM (barriers stop waiting for it). */
+    /**
+     * A task of the shard left this JVM (barriers stop waiting for it). The batches it owned may
+     * never be reported (its transaction may not commit): their other local participants are told
+     * to contribute those ranges again at once ({@link #takeRestart}), instead of waiting for
+     * {@code recontribute.timeout.ms}.
+     */
     public void deregister(String shard, int partition) {
         synchronized (lock) {
             Map<Integer, Long> tasks = localTasks.get(shard);
@@ -190,6 +197,10 @@ public final class SharedBatchRegistry implements AutoCloseable {
             RangeMinter minter = minters.get(shard);
             if (minter != null) {
                 minter.leave(partition);
+            }
+            Deliveries delivered = deliveries.get(shard);
+            if (delivered != null) {
+                delivered.ownerLeft(partition, tasks == null ? Set.of() : tasks.keySet());
             }
             closeSatisfiedBarriers(shard);
         }
@@ -295,6 +306,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
                 case FINISHED -> {
                     if (ownership.takes(b, h)) {
                         b.state = SharedBuilder.State.DELIVERED;
+                        deliveries.computeIfAbsent(b.key.shard(), k -> new Deliveries()).delivered(b, h);
                         yield new Outcome.Report(b.batch, b.firstWriteAtMs());
                     }
                     b.coveredAnswers++;
@@ -328,6 +340,18 @@ public final class SharedBatchRegistry implements AutoCloseable {
     public int liveBatches() {
         synchronized (lock) {
             return live.size();
+        }
+    }
+
+    /**
+     * The range {@code partition} should contribute again because a batch holding its contribution
+     * was owned by a task that left before its report was known to commit; empty if none. Taking it
+     * clears it.
+     */
+    public Optional<Range> takeRestart(String shard, int partition) {
+        synchronized (lock) {
+            Deliveries delivered = deliveries.get(shard);
+            return delivered == null ? Optional.empty() : delivered.takeRestart(partition);
         }
     }
 

@@ -211,6 +211,7 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
     private void tick() {
         sink.batches().tick();
         pollHandles();
+        recontributeIfOwnerLeft();
         recontributeIfStuck();
         contribute();
         trim();
@@ -239,6 +240,23 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
                 return;
             }
         }
+    }
+
+    /**
+     * Contributes again at once when the owner of a batch holding this task's contribution left the
+     * JVM before its report was known to commit (its other participants would otherwise wait for
+     * {@code recontribute.timeout.ms}).
+     */
+    private void recontributeIfOwnerLeft() {
+        long upper = sealed.get();
+        sink.batches().takeRestart(sink.shard(), partition).filter(r -> r.upper() > upper).ifPresent(r -> {
+            long from = Math.max(r.lower(), upper);
+            if (from < handedOffUpTo) {
+                LOG.info("shard {} partition {}: the owner of the batch of [{}, {}) left, contributing again from {}",
+                    sink.shard(), partition, r.lower(), r.upper(), from);
+                restartFrom(from);
+            }
+        });
     }
 
     /** Contributes again from the sealed upper if the oldest unsealed contribution waited too long. */

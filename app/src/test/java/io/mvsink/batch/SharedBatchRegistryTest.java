@@ -16,6 +16,7 @@ import io.mvsink.avro.Part;
 import io.mvsink.batch.TestUpdates.ReadUpdate;
 import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.produce.Workload;
+import io.mvsink.protocol.Range;
 import io.mvsink.registry.InMemorySchemaRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -25,8 +26,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.avro.Schema;
@@ -396,6 +397,27 @@ class SharedBatchRegistryTest {
         assertEquals(0, registry.liveBatches(PAYMENTS));
         blobs.release();
         awaitCondition().until(() -> registry.queuedBytes(ORDERS) == 0);
+    }
+
+    @Test
+    void shouldTellTheOtherParticipantsToContributeAgainWhenTheOwnerLeaves() {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        registerAll(ORDERS, 3);
+        Handle owner = contribute(ORDERS, 0, 0, 1000, 2);
+        Handle covered = contribute(ORDERS, 1, 0, 1000, 2);
+        Handle other = contribute(ORDERS, 2, 0, 1000, 2);
+        assertInstanceOf(Outcome.Report.class, outcomeOf(owner));
+        assertInstanceOf(Outcome.Covered.class, outcomeOf(covered));
+        assertInstanceOf(Outcome.Covered.class, outcomeOf(other));
+        assertEquals(Optional.empty(), registry.takeRestart(ORDERS, 1), "the owner is still here");
+
+        registry.deregister(ORDERS, 2); // a participant that did not own it leaves: nothing to do
+        assertEquals(Optional.empty(), registry.takeRestart(ORDERS, 1));
+        registry.deregister(ORDERS, 0); // the owner leaves before its report is known to commit
+
+        assertEquals(Optional.of(new Range(0, 1000)), registry.takeRestart(ORDERS, 1));
+        assertEquals(Optional.empty(), registry.takeRestart(ORDERS, 1), "taken once");
+        assertEquals(Optional.empty(), registry.takeRestart(ORDERS, 2), "partition 2 left too");
     }
 
     @Test
