@@ -112,6 +112,11 @@ public final class MvsinkApp implements AutoCloseable {
             deps.blobs().location());
         Topology topology = SinkTopology.build(topics, sink);
         streams = new KafkaStreams(topology, streamsProps());
+        String shard = config.shard();
+        SharedBatchRegistry batches = deps.batches();
+        // while the group rebalances the local task set changes: a range minted then would be
+        // contributed by some of the tasks only and a barrier would seal it in more than one batch
+        streams.setStateListener((now, before) -> batches.holdMinting(shard, now != KafkaStreams.State.RUNNING));
         streams.setUncaughtExceptionHandler(e -> {
             StreamThreadExceptionResponse response = onStreamThreadFailure(config.shard(), e);
             if (response != StreamThreadExceptionResponse.REPLACE_THREAD) {
@@ -119,8 +124,6 @@ public final class MvsinkApp implements AutoCloseable {
             }
             return response;
         });
-        String shard = config.shard();
-        SharedBatchRegistry batches = deps.batches();
         jmx = ShardJmx.register(shard, new ShardMBean(deps.metrics(), new BuilderGauges(() -> batches.queuedBytes(shard),
             () -> batches.liveBatches(shard), batches::queuedBytes, batches::liveBatches), DeadLetterReason.ALL));
         streams.start();

@@ -175,6 +175,19 @@ public final class SharedBatchRegistry implements AutoCloseable {
         }
     }
 
+    /**
+     * Holds the shard's minting (no new range) while {@code hold}: its app's group is rebalancing,
+     * so the set of local tasks is changing. Ranges already minted are still handed out.
+     */
+    public void holdMinting(String shard, boolean hold) {
+        synchronized (lock) {
+            RangeMinter minter = minters.get(shard);
+            if (minter != null) {
+                minter.hold(hold);
+            }
+        }
+    }
+
     /** False while the queued contribution bytes are at their bound: an offer now would be refused. */
     public boolean accepting() {
         synchronized (lock) {

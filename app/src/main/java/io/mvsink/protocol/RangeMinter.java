@@ -30,6 +30,7 @@ public final class RangeMinter {
     private long mintedUpTo = -1;
     private long sealedUpTo;
     private long mints;
+    private boolean held;
 
     /** Where one local task stands: the lower of its next contribution and its closed frontier. */
     private static final class TaskPosition {
@@ -60,6 +61,11 @@ public final class RangeMinter {
 
     public void leave(int partition) {
         tasks.remove(partition);
+    }
+
+    /** While held (the local task set is changing: a rebalance), no new range is minted. */
+    public void hold(boolean hold) {
+        held = hold;
     }
 
     /** The task contributed up to {@code upper}. */
@@ -97,7 +103,7 @@ public final class RangeMinter {
         if (existing.isPresent() || ask.lower() < mintedUpTo) {
             return existing;
         }
-        if (idle) {
+        if (idle && !held) {
             mint();
         }
         return mintedAt(ask.lower());

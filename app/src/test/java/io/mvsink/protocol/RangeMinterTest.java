@@ -37,6 +37,20 @@ class RangeMinterTest {
     }
 
     @Test
+    void shouldMintNothingNewWhileHeldButHandOutWhatWasMinted() {
+        minter.join(0, BufferedBytes.NONE);
+        Range range = ask(0, T0, T0 + 2 * W).orElseThrow();
+        minter.hold(true);
+        minter.join(1, BufferedBytes.NONE);
+        assertEquals(Optional.of(range), ask(1, T0, T0 + 4 * W), "a joiner still gets the minted range");
+        handOff(0, range);
+        handOff(1, range);
+        assertEquals(Optional.empty(), ask(0, range.upper(), T0 + 4 * W), "held: the task set is changing");
+        minter.hold(false);
+        assertEquals(Optional.of(new Range(range.upper(), T0 + 4 * W)), ask(0, range.upper(), T0 + 4 * W));
+    }
+
+    @Test
     void shouldSealTheEmptyPrefixOfANewShardInOneRange() {
         minter.join(0, BufferedBytes.NONE);
         assertEquals(Optional.of(new Range(0, T0 + 5 * W)), ask(0, 0, T0 + 5 * W + 300));
