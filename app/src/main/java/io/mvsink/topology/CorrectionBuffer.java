@@ -68,9 +68,21 @@ final class CorrectionBuffer {
 
     /** Removes every entry with {@code time < upper}; returns how many. */
     int trimBelow(long upper) {
+        return trimBelow(Long.MIN_VALUE, upper);
+    }
+
+    /**
+     * Removes every entry with {@code from <= time < upper}, where the caller knows that none lies
+     * below {@code from} (it trimmed there before, and entries below a sealed upper never come
+     * back). Starting there matters: RocksDB iterators step over the tombstones of every entry
+     * deleted before, until compaction, so a scan from the start of the buffer costs what the
+     * buffer ever held (the top cost of a catch-up's per-update path when every trim started at
+     * the beginning).
+     */
+    int trimBelow(long from, long upper) {
         List<Bytes> keys = new ArrayList<>();
         try (KeyValueIterator<Bytes, byte[]> it = store.range(
-                Bytes.wrap(BufferKey.timeFloor(Long.MIN_VALUE)), Bytes.wrap(BufferKey.timeFloor(upper)))) {
+                Bytes.wrap(BufferKey.timeFloor(from)), Bytes.wrap(BufferKey.timeFloor(upper)))) {
             while (it.hasNext()) {
                 Bytes key = it.next().key;
                 if (BufferKey.time(key.get()) >= upper) {

@@ -288,7 +288,8 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
     private void trim() {
         long upper = sealed.get();
         if (upper > trimmedBelow) {
-            int removed = buffer.trimBelow(upper);
+            // nothing below an earlier trim comes back: updates arrive at or above the frontier
+            int removed = buffer.trimBelow(trimmedBelow < 0 ? Long.MIN_VALUE : trimmedBelow, upper);
             intervalBytes.trimBelow(grid.floor(upper));
             trimmedBelow = upper;
             LOG.debug("shard {} partition {}: trimmed {} entries below sealed upper {}",

@@ -101,6 +101,18 @@ class CorrectionBufferTest {
     }
 
     @Test
+    void shouldTrimFromWhereTheLastTrimEnded() {
+        buffer.add(500, 1, A, 1);
+        buffer.add(1500, 1, A, 1);
+        buffer.add(1500, 1, B, 1);
+        buffer.add(2500, 1, A, 1);
+
+        assertEquals(1, buffer.trimBelow(Long.MIN_VALUE, 1000));
+        assertEquals(2, buffer.trimBelow(1000, 2000), "the entries of [1000, 2000)");
+        assertEquals(List.of(2500L), times(buffer.range(Long.MIN_VALUE, Long.MAX_VALUE)));
+    }
+
+    @Test
     void shouldThrowOnOverflowAndChangeNothing() {
         buffer.add(100, 1, A, Long.MAX_VALUE);
 
