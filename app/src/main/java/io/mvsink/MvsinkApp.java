@@ -114,9 +114,16 @@ public final class MvsinkApp implements AutoCloseable {
         streams = new KafkaStreams(topology, streamsProps());
         String shard = config.shard();
         SharedBatchRegistry batches = deps.batches();
-        // while the group rebalances the local task set changes: a range minted then would be
-        // contributed by some of the tasks only and a barrier would seal it in more than one batch
-        streams.setStateListener((now, before) -> batches.holdMinting(shard, now != KafkaStreams.State.RUNNING));
+        // until the app first runs, its tasks arrive one by one: a range minted then would be contributed
+        // by some of them only, and a barrier would seal it in more than one batch. Later rebalances do
+        // not hold it: under churn (a kill every few seconds) the group is rebalancing most of the time
+        // and holding would stop sealing; a task that joins late contributes the rest of the range.
+        batches.holdMinting(shard, true);
+        streams.setStateListener((now, before) -> {
+            if (now == KafkaStreams.State.RUNNING) {
+                batches.holdMinting(shard, false);
+            }
+        });
         streams.setUncaughtExceptionHandler(e -> {
             StreamThreadExceptionResponse response = onStreamThreadFailure(config.shard(), e);
             if (response != StreamThreadExceptionResponse.REPLACE_THREAD) {

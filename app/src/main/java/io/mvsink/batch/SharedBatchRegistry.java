@@ -176,8 +176,8 @@ public final class SharedBatchRegistry implements AutoCloseable {
     }
 
     /**
-     * Holds the shard's minting (no new range) while {@code hold}: its app's group is rebalancing,
-     * so the set of local tasks is changing. Ranges already minted are still handed out.
+     * Holds the shard's minting (no new range) while {@code hold}: its app has not run yet, so the
+     * set of local tasks is still forming. Ranges already minted are still handed out.
      */
     public void holdMinting(String shard, boolean hold) {
         synchronized (lock) {

@@ -63,7 +63,7 @@ public final class RangeMinter {
         tasks.remove(partition);
     }
 
-    /** While held (the local task set is changing: a rebalance), no new range is minted. */
+    /** While held (the local task set is still forming: the app has not run yet), no new range is minted. */
     public void hold(boolean hold) {
         held = hold;
     }
