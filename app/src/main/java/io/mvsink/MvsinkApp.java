@@ -1,6 +1,6 @@
 package io.mvsink;
 
-import io.mvsink.batch.SharedBatchRegistry;
+import io.mvsink.protocol.SharedBatchRegistry;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.compact.BatchMerge;

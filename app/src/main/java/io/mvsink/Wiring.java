@@ -2,7 +2,7 @@ package io.mvsink;
 
 import io.mvsink.batch.CoalescingMode;
 import io.mvsink.batch.PartEncoder;
-import io.mvsink.batch.SharedBatchRegistry;
+import io.mvsink.protocol.SharedBatchRegistry;
 import io.mvsink.blob.AzureBlobStore;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.blob.BlobStoreSettings;

@@ -1,7 +1,5 @@
 package io.mvsink.protocol;
 
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
@@ -24,24 +22,12 @@ import java.util.TreeMap;
 public final class RangeMinter {
     private final long width;
     private final long targetBytes;
-    private final Map<Integer, TaskPosition> tasks = new HashMap<>();
     /** Minted ranges not yet sealed, lower to upper, contiguous. */
     private final TreeMap<Long, Long> minted = new TreeMap<>();
     private long mintedUpTo = -1;
     private long sealedUpTo;
     private long mints;
     private boolean held;
-
-    /** Where one local task stands: the lower of its next contribution and its closed frontier. */
-    private static final class TaskPosition {
-        final BufferedBytes bytes;
-        long lower = -1;
-        long closedUpTo = -1;
-
-        TaskPosition(BufferedBytes bytes) {
-            this.bytes = bytes;
-        }
-    }
 
     /** What a task asks with: its partition, the sealed upper it sees, its next lower and closed frontier. */
     public record Ask(int partition, long sealed, long lower, long closedUpTo) {
@@ -55,56 +41,27 @@ public final class RangeMinter {
         this.targetBytes = targetBytes;
     }
 
-    public void join(int partition, BufferedBytes bytes) {
-        tasks.putIfAbsent(partition, new TaskPosition(bytes));
-    }
-
-    public void leave(int partition) {
-        tasks.remove(partition);
-    }
-
     /** While held (the local task set is still forming: the app has not run yet), no new range is minted. */
     public void hold(boolean hold) {
         held = hold;
     }
 
-    /** The task contributed up to {@code upper}. */
-    public void handedOff(int partition, long upper) {
-        TaskPosition task = tasks.get(partition);
-        if (task != null) {
-            task.lower = Math.max(task.lower, upper);
-        }
-    }
-
-    /** The task will contribute again from {@code lower}. */
-    public void rewind(int partition, long lower) {
-        TaskPosition task = tasks.get(partition);
-        if (task != null) {
-            task.lower = Math.min(task.lower, lower);
-        }
-    }
-
     /**
      * The range the asking task contributes next, starting at its lower, or empty if there is none
      * yet (another local task has not handed off the last range, a builder is still writing, or no
-     * interval closed for every local task since).
+     * interval closed for every local task since). Records where the task stands in {@code tasks}.
      *
      * @param idle no builder of the shard in this JVM is open or writing
      */
-    public Optional<Range> next(Ask ask, boolean idle) {
-        TaskPosition task = tasks.get(ask.partition());
-        if (task == null) {
-            throw new IllegalStateException("partition " + ask.partition() + " asks for a range without joining");
-        }
-        task.lower = ask.lower();
-        task.closedUpTo = ask.closedUpTo();
+    public Optional<Range> next(Participants tasks, Ask ask, boolean idle) {
+        tasks.asked(ask.partition(), ask.lower(), ask.closedUpTo());
         sealed(ask.sealed());
         Optional<Range> existing = mintedAt(ask.lower());
         if (existing.isPresent() || ask.lower() < mintedUpTo) {
             return existing;
         }
         if (idle && !held) {
-            mint();
+            mint(tasks);
         }
         return mintedAt(ask.lower());
     }
@@ -136,17 +93,17 @@ public final class RangeMinter {
     }
 
     /** Mints the next range if every local task stands at the minted upper and all of them closed past it. */
-    private void mint() {
+    private void mint(Participants tasks) {
         long from = Long.MAX_VALUE;
         long closed = Long.MAX_VALUE;
-        for (TaskPosition t : tasks.values()) {
-            if (t.lower < 0) {
+        for (Participants.Position t : tasks.positions()) {
+            if (!t.asked()) {
                 return; // a task that has not asked yet: its frontier is unknown
             }
-            from = Math.min(from, t.lower);
-            closed = Math.min(closed, t.closedUpTo);
+            from = Math.min(from, t.lower());
+            closed = Math.min(closed, t.closedUpTo());
         }
-        if (tasks.isEmpty()) {
+        if (from == Long.MAX_VALUE) {
             return;
         }
         // the first range starts where the tasks stand (after any copies they contributed in pieces)
@@ -157,7 +114,7 @@ public final class RangeMinter {
         // while nothing is sealed the prefix from 0 is one range (cut at the coarsest point it would
         // take log steps to reach the present); the sequences of several JVMs meet after it all the same
         long upper = lower == 0 ? Math.floorDiv(closed, width) * width : GridCuts.cut(lower, closed, width);
-        while (upper > lower + width && bytes(lower, upper) > targetBytes) {
+        while (upper > lower + width && bytes(tasks, lower, upper) > targetBytes) {
             upper = GridCuts.cut(lower, upper - width, width);
         }
         minted.put(lower, upper);
@@ -165,10 +122,10 @@ public final class RangeMinter {
         mints++;
     }
 
-    private long bytes(long lower, long upper) {
+    private static long bytes(Participants tasks, long lower, long upper) {
         long sum = 0;
-        for (TaskPosition t : tasks.values()) {
-            sum += t.bytes.between(lower, upper);
+        for (Participants.Position t : tasks.positions()) {
+            sum += t.bytes(lower, upper);
         }
         return sum;
     }

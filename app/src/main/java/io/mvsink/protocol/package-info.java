@@ -1,19 +1,28 @@
 /**
- * The seal protocol's minting: which ranges a JVM's tasks of a shard contribute.
+ * The seal protocol of one JVM: which ranges its tasks contribute, how contributions of one range
+ * become one shared batch, who reports a finished batch, when a task contributes again, and which
+ * reported batches the appender may seal. The Kafka Streams processors ({@code topology}) are
+ * adapters over it: they feed it the sealed upper, the closed frontier and the buffer, forward the
+ * reports it hands them, and seal the covers it finds. Part writing is {@code batch}'s.
  *
  * <pre>
- *   task (per partition)          RangeMinter (per shard per JVM)          builders, appender
- *   ───────────────────           ──────────────────────────────           ──────────────────
- *   frontier closes intervals ──► next(lower, closed) ── mint when every ─► one builder per
- *                                   local task handed off the last range    minted range (barrier)
- *                                   and no builder of the shard is writing  ──► one batch ──► seal
- *   contributes exactly [lower, upper) of the minted range it stands in
+ *   task (per partition)         SharedBatchRegistry (per JVM; per shard: Participants, RangeMinter)
+ *   ────────────────────         ─────────────────────────────────────────────────────────────────
+ *   Contributor.contribute ────► nextRange: the minted range from the task's lower
+ *                        ────► contribute: joins the range's SharedBuilder (OPEN) ─► CLOSED
+ *                                 (barrier: every local task joined or passed) ─► parts written
+ *                                 on the builder pool (batch.BatchWriter) ─► FINISHED
+ *   Contributor.tick ──── poll ─► Report (one participant: DELIVERED) / Covered / Failed
+ *      └─ report ─► appender: SealCover.find ─► one compare-and-append per cover ─► sealed upper
  * </pre>
  *
- * <p>Invariants, each with where it is enforced:
+ * <p>Invariants, each with the method that enforces it:
  * <ol>
+ *   <li>One record of a partition's contribution progress: its {@link io.mvsink.protocol.Participants.Position}
+ *       (written only under the registry's lock: {@code Participants.handedOff}, {@code Participants.rewind},
+ *       {@code Participants.asked}); barriers, the minter and the task read it from there.</li>
  *   <li>Every local task of a shard is handed the same minted ranges: a minted range is
- *       contiguous with the last and is never changed once minted ({@link io.mvsink.protocol.RangeMinter#next}).</li>
+ *       contiguous with the last and never changes once minted ({@link io.mvsink.protocol.RangeMinter#next}).</li>
  *   <li>A range is minted only below every local task's closed frontier, so a task never waits
  *       on its own input to contribute a minted range ({@code RangeMinter.mint}).</li>
  *   <li>One range in flight per shard per JVM: the next is minted only when every local task has
@@ -24,10 +33,29 @@
  *       ({@link io.mvsink.protocol.GridCuts#cut}).</li>
  *   <li>A range's buffered bytes stay near {@code range.target.bytes} unless it is one interval
  *       ({@code RangeMinter.mint}).</li>
+ *   <li>A batch holds at most one contribution per partition: a task contributing a range twice
+ *       gets a builder of its own ({@link io.mvsink.protocol.SharedBatchRegistry#contribute}).</li>
+ *   <li>A barrier closes only when no local task may still join it: every one joined, or handed
+ *       off beyond its lower and was not told that a batch of its below failed
+ *       ({@code Participants.mayStillJoin}, {@code SharedBatchRegistry.closeSatisfiedBarriers}).</li>
+ *   <li>A builder moves only along OPEN → CLOSED → FINISHED → DELIVERED | DROPPED, or OPEN | CLOSED
+ *       → FAILED, and only by its own methods ({@code SharedBuilder.State.canBecome}, {@code SharedBuilder.become}).</li>
+ *   <li>Exactly one participant of a finished batch is told to report it, everyone else that it is
+ *       covered (DESIGN invariant 2: {@code SharedBuilder.answer} under the registry's lock); a
+ *       batch dropped after some participant was told Covered counts as orphaned
+ *       ({@code SharedBuilder.retire}, {@link io.mvsink.protocol.SharedBatchRegistry#orphanedBatches}).</li>
+ *   <li>A builder leaves the registry only when every handle is answered or abandoned, so nothing
+ *       drops a batch a live participant waits for ({@code SharedBuilder.retire}).</li>
+ *   <li>A copy of a range that may have been contributed before with other boundaries is cut at
+ *       every grid point, so it fits any earlier batch in an exact cover ({@code Contributor.pieceEnd}).</li>
+ *   <li>A task whose batch failed, whose batch's owner left the JVM, or whose contribution waited
+ *       {@code recontribute.timeout.ms} contributes again from there; nothing leaves its buffer
+ *       before it is sealed, so it always can ({@code Contributor.tick}, {@code Deliveries.ownerLeft}).</li>
+ *   <li>The appender seals only an exact cover from the sealed upper, one batch per range and
+ *       partition, none older than the GC's bound ({@link io.mvsink.protocol.SealCover#find};
+ *       the age bound in {@code topology.AppenderProcessor#seal}).</li>
  * </ol>
- * The rest of the seal protocol lives beside the code it guards: a batch's single owner in
- * {@code batch.SharedBatchRegistry#poll}, the exact cover in {@code topology.SealCover#find},
- * the GC's age bound in {@code topology.AppenderProcessor#seal}. Not thread-safe: the batch
- * registry calls the minter under its lock.
+ * Not thread-safe unless a class says otherwise: the registry guards everything of a shard with
+ * its lock; a {@link io.mvsink.protocol.Contributor} runs on its task's stream thread.
  */
 package io.mvsink.protocol;

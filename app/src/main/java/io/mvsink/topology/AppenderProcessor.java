@@ -6,6 +6,7 @@ import io.mvsink.avro.BatchReport;
 import io.mvsink.avro.Contribution;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.codec.Codecs;
+import io.mvsink.protocol.SealCover;
 import io.mvsink.consensus.ConsensusKeys;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.mvsink.topology;
 
-import io.mvsink.batch.SharedBatchRegistry;
+import io.mvsink.protocol.SharedBatchRegistry;
 import io.mvsink.compact.BatchMerge;
 import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.registry.SchemaRegistry;

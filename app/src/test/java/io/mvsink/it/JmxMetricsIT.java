@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mvsink.MvsinkApp;
 import io.mvsink.Wiring;
-import io.mvsink.batch.SharedBatchRegistry;
+import io.mvsink.protocol.SharedBatchRegistry;
 import io.mvsink.local.LocalStack;
 import io.mvsink.local.LocalStackExtension;
 import io.mvsink.metrics.ShardJmx;

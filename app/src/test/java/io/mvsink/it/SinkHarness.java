@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mvsink.MvsinkApp;
 import io.mvsink.Wiring;
-import io.mvsink.batch.SharedBatchRegistry;
+import io.mvsink.protocol.SharedBatchRegistry;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.avro.StateDiff;

@@ -8,7 +8,7 @@ import io.mvsink.MvsinkApp;
 import io.mvsink.Wiring;
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.StateDiff;
-import io.mvsink.batch.SharedBatchRegistry;
+import io.mvsink.protocol.SharedBatchRegistry;
 import io.mvsink.consensus.ConsensusReader;
 import io.mvsink.consensus.ShardState;
 import io.mvsink.local.LocalStack;

@@ -11,11 +11,12 @@ class RangeMinterTest {
     private static final long T0 = 1_700_000_000L * W;
 
     private final RangeMinter minter = new RangeMinter(W, 1 << 20);
+    private final Participants tasks = new Participants();
 
     @Test
     void shouldMintOneIntervalAtASteadyRateForEveryLocalTask() {
-        minter.join(0, BufferedBytes.NONE);
-        minter.join(1, BufferedBytes.NONE);
+        tasks.join(0, BufferedBytes.NONE, 0);
+        tasks.join(1, BufferedBytes.NONE, 0);
         assertEquals(Optional.empty(), ask(0, T0, T0 + W), "partition 1 has not asked yet");
         assertEquals(Optional.of(new Range(T0, T0 + W)), ask(1, T0, T0 + W));
         assertEquals(Optional.of(new Range(T0, T0 + W)), ask(0, T0, T0 + W), "the same range for both");
@@ -23,8 +24,8 @@ class RangeMinterTest {
 
     @Test
     void shouldFoldEverythingClosedMeanwhileIntoTheNextRange() {
-        minter.join(0, BufferedBytes.NONE);
-        minter.join(1, BufferedBytes.NONE);
+        tasks.join(0, BufferedBytes.NONE, 0);
+        tasks.join(1, BufferedBytes.NONE, 0);
         ask(0, 0, W);
         Range first = ask(1, 0, W).orElseThrow();
         handOff(0, first);
@@ -38,10 +39,10 @@ class RangeMinterTest {
 
     @Test
     void shouldMintNothingNewWhileHeldButHandOutWhatWasMinted() {
-        minter.join(0, BufferedBytes.NONE);
+        tasks.join(0, BufferedBytes.NONE, 0);
         Range range = ask(0, T0, T0 + 2 * W).orElseThrow();
         minter.hold(true);
-        minter.join(1, BufferedBytes.NONE);
+        tasks.join(1, BufferedBytes.NONE, 0);
         assertEquals(Optional.of(range), ask(1, T0, T0 + 4 * W), "a joiner still gets the minted range");
         handOff(0, range);
         handOff(1, range);
@@ -52,32 +53,32 @@ class RangeMinterTest {
 
     @Test
     void shouldSealTheEmptyPrefixOfANewShardInOneRange() {
-        minter.join(0, BufferedBytes.NONE);
+        tasks.join(0, BufferedBytes.NONE, 0);
         assertEquals(Optional.of(new Range(0, T0 + 5 * W)), ask(0, 0, T0 + 5 * W + 300));
     }
 
     @Test
     void shouldNotMintWhileABuilderOfTheShardIsWriting() {
-        minter.join(0, BufferedBytes.NONE);
-        assertEquals(Optional.empty(), minter.next(new RangeMinter.Ask(0, 0, T0, T0 + 8 * W), false));
-        assertEquals(Optional.of(new Range(T0, T0 + 8 * W)), minter.next(new RangeMinter.Ask(0, 0, T0, T0 + 8 * W), true));
+        tasks.join(0, BufferedBytes.NONE, 0);
+        assertEquals(Optional.empty(), minter.next(tasks, new RangeMinter.Ask(0, 0, T0, T0 + 8 * W), false));
+        assertEquals(Optional.of(new Range(T0, T0 + 8 * W)), minter.next(tasks, new RangeMinter.Ask(0, 0, T0, T0 + 8 * W), true));
     }
 
     @Test
     void shouldNarrowARangeUntilItsBufferedBytesFitTheTarget() {
         RangeMinter small = new RangeMinter(W, 1_000);
-        small.join(0, (lower, upper) -> (upper - lower) / W * 100); // 100 bytes per interval
-        small.join(1, (lower, upper) -> (upper - lower) / W * 100);
-        small.next(new RangeMinter.Ask(0, 0, 0, 64 * W), true);
-        Range range = small.next(new RangeMinter.Ask(1, 0, 0, 64 * W), true).orElseThrow();
+        tasks.join(0, (lower, upper) -> (upper - lower) / W * 100, 0); // 100 bytes per interval
+        tasks.join(1, (lower, upper) -> (upper - lower) / W * 100, 0);
+        small.next(tasks, new RangeMinter.Ask(0, 0, 0, 64 * W), true);
+        Range range = small.next(tasks, new RangeMinter.Ask(1, 0, 0, 64 * W), true).orElseThrow();
         assertEquals(new Range(0, 4 * W), range, "200 bytes per interval: 4 intervals, the coarsest point within 5");
     }
 
     @Test
     void shouldHandATaskBelowTheSequenceTheRestOfTheRangeItStandsIn() {
-        minter.join(0, BufferedBytes.NONE);
+        tasks.join(0, BufferedBytes.NONE, 0);
         Range range = ask(0, 0, 1_024 * W).orElseThrow();
-        minter.join(1, BufferedBytes.NONE);
+        tasks.join(1, BufferedBytes.NONE, 0);
         assertEquals(Optional.of(new Range(512 * W, 1_024 * W)), ask(1, 512 * W, 2_000 * W), "a late joiner");
         handOff(0, range);
         handOff(1, range);
@@ -87,19 +88,19 @@ class RangeMinterTest {
 
     @Test
     void shouldForgetSealedRangesAndMintFromTheSealedUpper() {
-        minter.join(0, BufferedBytes.NONE);
+        tasks.join(0, BufferedBytes.NONE, 0);
         Range range = ask(0, 0, 4 * W).orElseThrow();
         handOff(0, range);
-        Optional<Range> next = minter.next(new RangeMinter.Ask(0, 16 * W, 16 * W, 18 * W), true);
+        Optional<Range> next = minter.next(tasks, new RangeMinter.Ask(0, 16 * W, 16 * W, 18 * W), true);
         assertEquals(Optional.of(new Range(16 * W, 18 * W)), next, "another JVM's batches sealed up to 16");
         assertTrue(minter.mints() == 2);
     }
 
     private Optional<Range> ask(int partition, long lower, long closedUpTo) {
-        return minter.next(new RangeMinter.Ask(partition, 0, lower, closedUpTo), true);
+        return minter.next(tasks, new RangeMinter.Ask(partition, 0, lower, closedUpTo), true);
     }
 
     private void handOff(int partition, Range range) {
-        minter.handedOff(partition, range.upper());
+        tasks.handedOff(partition, range.upper());
     }
 }

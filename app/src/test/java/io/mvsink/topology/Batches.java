@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.UUID;
 
 /** Test batches: {@code batch(lower, upper, partitions...)} holds one contribution per partition. */
-final class Batches {
+public final class Batches {
     private Batches() {
     }
 
-    static Batch batch(long lower, long upper, int... partitions) {
+    public static Batch batch(long lower, long upper, int... partitions) {
         List<Contribution> contributions = new ArrayList<>();
         for (int p : partitions) {
             contributions.add(new Contribution(p, lower, upper, 1L));

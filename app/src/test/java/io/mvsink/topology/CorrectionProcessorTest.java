@@ -9,7 +9,8 @@ import io.mvsink.avro.TaskProgress;
 import io.mvsink.batch.CoalescingMode;
 import io.mvsink.batch.PartEncoder;
 import io.mvsink.batch.ShardSink;
-import io.mvsink.batch.SharedBatchRegistry;
+import io.mvsink.protocol.Contributor;
+import io.mvsink.protocol.SharedBatchRegistry;
 import io.mvsink.blob.InMemoryBlobStore;
 import io.mvsink.codec.Codecs;
 import io.mvsink.consensus.ConsensusKeys;
@@ -95,10 +96,10 @@ class CorrectionProcessorTest {
         assertEquals(List.of("2000-3000", "3000-4000", "4000-5000", "5000-6000"), reported(),
             "from the sealed upper to past the restored frontier (a killed owner may have got further), the "
                 + "earlier owner's boundaries are unknown: cut at every grid point");
-        progressRecord(CorrectionProcessor.COPY_MARGIN * 1000L + 9_700);
+        progressRecord(Contributor.COPY_MARGIN * 1000L + 9_700);
         List<String> ranges = reported();
-        assertEquals((5_000 + CorrectionProcessor.COPY_MARGIN * 1000L) + "-"
-            + (9_000 + CorrectionProcessor.COPY_MARGIN * 1000L), ranges.get(ranges.size() - 1),
+        assertEquals((5_000 + Contributor.COPY_MARGIN * 1000L) + "-"
+            + (9_000 + Contributor.COPY_MARGIN * 1000L), ranges.get(ranges.size() - 1),
             "past the margin a contribution spans what the frontier passed again");
     }
 
@@ -118,14 +119,14 @@ class CorrectionProcessorTest {
     @Test
     void shouldCutAtMostSoManyIntervalsOfALongCopy() {
         sealed(2_000);
-        long frontier = 2_000 + (CorrectionProcessor.COPY_PIECES + 50) * 1000L;
+        long frontier = 2_000 + (Contributor.COPY_PIECES + 50) * 1000L;
         progress.put(PARTITION, Codecs.TASK_PROGRESS.encode(new TaskProgress(frontier + 500, 0L, 0L)));
         task.init(context);
         tick();
         List<String> ranges = reported();
-        assertEquals(CorrectionProcessor.COPY_PIECES + 1, ranges.size());
+        assertEquals(Contributor.COPY_PIECES + 1, ranges.size());
         assertEquals("2000-3000", ranges.get(0), "pieces from where the earlier copy may have a gap");
-        assertEquals((2_000 + CorrectionProcessor.COPY_PIECES * 1000L) + "-" + frontier, ranges.get(ranges.size() - 1),
+        assertEquals((2_000 + Contributor.COPY_PIECES * 1000L) + "-" + frontier, ranges.get(ranges.size() - 1),
             "the rest in one (a later round starts higher)");
     }
 

@@ -1,5 +1,11 @@
-package io.mvsink.batch;
+package io.mvsink.protocol;
 
+import io.mvsink.batch.CoalescingMode;
+import io.mvsink.batch.ContributionData;
+import io.mvsink.batch.PartEncoder;
+import io.mvsink.batch.ShardSink;
+import io.mvsink.batch.TestUpdates;
+import io.mvsink.batch.Update;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

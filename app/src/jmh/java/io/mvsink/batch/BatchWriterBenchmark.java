@@ -24,21 +24,21 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * The shared builder's cost per added part, in a batch of 1,000 parts and in one of 100,000
+ * A shared batch's writer's cost per added part, in a batch of 1,000 parts and in one of 100,000
  * (contract invariant 8: adding a part costs O(its size), never a re-scan of what the builder
  * holds, so the two must cost about the same per part; the target is within 1.5x).
  *
  * <p>Every update cuts a part ({@code targetBytes = 1}), the codec is {@code null} (so that a
  * constant compression cost does not hide a growing builder cost), and the blob store discards
  * the bytes. One invocation builds a whole batch — contributions of 8 partitions, then
- * {@link SharedBuilder#finish} — and {@link OperationsPerInvocation} turns it into time per part.
+ * {@link BatchWriter#finish} — and {@link OperationsPerInvocation} turns it into time per part.
  *
  * <p>Run: {@code mvn -B -q -Pjmh -pl app test-compile exec:exec -Djmh.args="-wi 2 -i 3 -f 1"}
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @State(Scope.Benchmark)
-public class SharedBuilderBenchmark {
+public class BatchWriterBenchmark {
     private static final int PARTITIONS = 8;
     private static final String SHARD = "bench";
 
@@ -70,11 +70,11 @@ public class SharedBuilderBenchmark {
     }
 
     private Object build(List<ContributionData> contributions) {
-        SharedBuilder builder = new SharedBuilder(new SharedBuilder.Key(SHARD, 1000, 2000), sink, Time.SYSTEM);
+        BatchWriter writer = new BatchWriter(SHARD, 1000, 2000, "bench-batch", sink, Time.SYSTEM);
         for (ContributionData c : contributions) {
-            builder.add(c, schemas, encoder, blobs);
+            writer.add(c, schemas, encoder, blobs);
         }
-        return builder.finish(blobs);
+        return writer.finish(blobs, contributions);
     }
 
     /** {@code parts} updates (one part each) spread over the partitions' contributions. */

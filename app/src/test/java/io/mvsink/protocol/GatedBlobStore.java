@@ -1,4 +1,4 @@
-package io.mvsink.batch;
+package io.mvsink.protocol;
 
 import io.mvsink.blob.ForwardingBlobStore;
 import io.mvsink.blob.InMemoryBlobStore;

@@ -1,4 +1,4 @@
-package io.mvsink.topology;
+package io.mvsink.protocol;
 
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.Contribution;
@@ -30,7 +30,7 @@ import java.util.Set;
  * all partitions stand at the same point above {@code upper} is a candidate seal. Duplicates
  * (a contribution made twice) are alternatives; the search uses one copy, never both.
  */
-final class SealCover {
+public final class SealCover {
     private final int partitions;
     private final Map<Start, List<Batch>> byStart = new HashMap<>();
     private final Set<List<Long>> seen = new HashSet<>();
@@ -51,10 +51,10 @@ final class SealCover {
     }
 
     /** A seal: the new upper and the batches that exactly cover {@code [oldUpper, upper)}. */
-    record Cover(long upper, List<Batch> batches) {
+    public record Cover(long upper, List<Batch> batches) {
     }
 
-    static Optional<Cover> find(long upper, int partitions, Collection<Batch> pending) {
+    public static Optional<Cover> find(long upper, int partitions, Collection<Batch> pending) {
         SealCover search = new SealCover(partitions, pending);
         search.bestUpper = upper;
         long[] ends = new long[partitions];

@@ -1,4 +1,6 @@
-package io.mvsink.batch;
+package io.mvsink.protocol;
+
+import io.mvsink.batch.ContributionData;
 
 /**
  * A task's stake in one shared batch: its contribution is in the batch. The task polls it from
@@ -9,8 +11,7 @@ public final class Handle {
     private final SharedBatchRegistry registry;
     final SharedBuilder builder;
     final ContributionData contribution;
-    boolean resolved;
-    boolean abandoned;
+    private boolean resolved;
 
     Handle(SharedBatchRegistry registry, SharedBuilder builder, ContributionData contribution) {
         this.registry = registry;
@@ -42,5 +43,15 @@ public final class Handle {
 
     public String batchId() {
         return builder.batchId;
+    }
+
+    /** Answered or abandoned (under the registry's lock). */
+    boolean resolved() {
+        return resolved;
+    }
+
+    /** Under the registry's lock: the handle was answered (or abandoned). */
+    void resolve() {
+        resolved = true;
     }
 }

@@ -1,6 +1,5 @@
-package io.mvsink.batch;
+package io.mvsink.protocol;
 
-import io.mvsink.protocol.Range;
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.HashMap;
@@ -28,7 +27,7 @@ final class Deliveries {
     private final Map<Integer, Range> restarts = new HashMap<>();
 
     void delivered(SharedBuilder batch, Handle owner) {
-        List<Integer> participants = batch.handles.stream().map(h -> h.contribution.partition()).toList();
+        List<Integer> participants = batch.partitions();
         recent.addLast(new Delivery(owner.contribution.partition(), batch.key.lower(), batch.key.upper(), participants));
         if (recent.size() > KEPT) {
             recent.removeFirst();

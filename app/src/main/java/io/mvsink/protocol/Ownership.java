@@ -1,4 +1,4 @@
-package io.mvsink.batch;
+package io.mvsink.protocol;
 
 /**
  * Who takes a finished, undelivered batch, decided under the registry's lock: the first

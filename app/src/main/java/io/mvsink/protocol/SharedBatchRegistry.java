@@ -1,9 +1,10 @@
-package io.mvsink.batch;
+package io.mvsink.protocol;
 
+import io.mvsink.batch.CoalescingMode;
+import io.mvsink.batch.ContributionData;
+import io.mvsink.batch.PartEncoder;
+import io.mvsink.batch.ShardSink;
 import io.mvsink.blob.BlobStore;
-import io.mvsink.protocol.BufferedBytes;
-import io.mvsink.protocol.Range;
-import io.mvsink.protocol.RangeMinter;
 import io.mvsink.registry.SchemaRegistry;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -56,11 +57,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
     private final Ownership ownership;
 
     private final Object lock = new Object();
-    private final Map<String, ShardSink> shards = new HashMap<>();
-    private final Map<String, Map<Integer, Long>> localTasks = new HashMap<>();
-    private final Map<String, RangeMinter> minters = new HashMap<>();
-    /** Per shard, batches delivered to a participant whose report may not have committed yet. */
-    private final Map<String, Deliveries> deliveries = new HashMap<>();
+    private final Map<String, LocalShard> shards = new HashMap<>();
     private final Map<SharedBuilder.Key, SharedBuilder> open = new HashMap<>();
     private final Set<SharedBuilder> live = new HashSet<>();
     private long queuedBytes;
@@ -104,6 +101,14 @@ public final class SharedBatchRegistry implements AutoCloseable {
             });
     }
 
+    /**
+     * One shard as this JVM runs it: where its parts go, its local tasks and where they stand, its
+     * minter (null: each task cuts its own ranges), and its batches delivered to a participant whose
+     * report may not have committed yet.
+     */
+    private record LocalShard(ShardSink sink, Participants tasks, RangeMinter minter, Deliveries deliveries) {
+    }
+
     public CoalescingMode mode() {
         return mode;
     }
@@ -126,11 +131,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
                     + "one shard name would share its batch builders (give each app its own shard.name, or close "
                     + "the first)");
             }
-            shards.put(sink.shard(), sink);
-            localTasks.computeIfAbsent(sink.shard(), s -> new HashMap<>());
-            if (minter != null) {
-                minters.put(sink.shard(), minter);
-            }
+            shards.put(sink.shard(), new LocalShard(sink, new Participants(), minter, new Deliveries()));
         }
     }
 
@@ -138,24 +139,22 @@ public final class SharedBatchRegistry implements AutoCloseable {
     public void removeShard(String shard) {
         synchronized (lock) {
             shards.remove(shard);
-            localTasks.remove(shard);
-            minters.remove(shard);
         }
     }
 
-    /** A task of the shard now runs in this JVM (barriers wait for it). */
-    public void register(String shard, int partition) {
-        register(shard, partition, BufferedBytes.NONE);
+    /** A task of the shard that contributes nothing yet now runs in this JVM (barriers wait for it). */
+    public Participants.Position register(String shard, int partition) {
+        return register(shard, partition, BufferedBytes.NONE, Long.MIN_VALUE);
     }
 
-    /** A task of the shard now runs in this JVM (barriers and the minter wait for it); {@code bytes}: its buffer. */
-    public void register(String shard, int partition, BufferedBytes bytes) {
+    /**
+     * A task of the shard now runs in this JVM and contributes next from {@code lower} (barriers
+     * and the minter wait for it); {@code bytes}: what its buffer holds per range. Its position is
+     * the one record of its contribution progress.
+     */
+    public Participants.Position register(String shard, int partition, BufferedBytes bytes, long lower) {
         synchronized (lock) {
-            localTasks.computeIfAbsent(shard, s -> new HashMap<>()).putIfAbsent(partition, Long.MIN_VALUE);
-            RangeMinter minter = minters.get(shard);
-            if (minter != null) {
-                minter.join(partition, bytes);
-            }
+            return shard(shard).tasks().join(partition, bytes, lower);
         }
     }
 
@@ -166,12 +165,13 @@ public final class SharedBatchRegistry implements AutoCloseable {
      */
     public Optional<Range> nextRange(String shard, RangeMinter.Ask ask) {
         synchronized (lock) {
-            RangeMinter minter = minters.get(shard);
-            if (minter == null) {
+            LocalShard local = shard(shard);
+            if (local.minter() == null) {
+                local.tasks().asked(ask.partition(), ask.lower(), ask.closedUpTo());
                 return ask.lower() < ask.closedUpTo()
                     ? Optional.of(new Range(ask.lower(), ask.closedUpTo())) : Optional.empty();
             }
-            return minter.next(ask, idle(shard));
+            return local.minter().next(local.tasks(), ask, idle(shard));
         }
     }
 
@@ -181,7 +181,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
      */
     public void holdMinting(String shard, boolean hold) {
         synchronized (lock) {
-            RangeMinter minter = minters.get(shard);
+            RangeMinter minter = shard(shard).minter();
             if (minter != null) {
                 minter.hold(hold);
             }
@@ -203,18 +203,12 @@ public final class SharedBatchRegistry implements AutoCloseable {
      */
     public void deregister(String shard, int partition) {
         synchronized (lock) {
-            Map<Integer, Long> tasks = localTasks.get(shard);
-            if (tasks != null) {
-                tasks.remove(partition);
+            LocalShard local = shards.get(shard);
+            if (local == null) {
+                return; // the shard's app closed first
             }
-            RangeMinter minter = minters.get(shard);
-            if (minter != null) {
-                minter.leave(partition);
-            }
-            Deliveries delivered = deliveries.get(shard);
-            if (delivered != null) {
-                delivered.ownerLeft(partition, tasks == null ? Set.of() : tasks.keySet());
-            }
+            local.tasks().leave(partition);
+            local.deliveries().ownerLeft(partition, local.tasks().partitions());
             closeSatisfiedBarriers(shard);
         }
     }
@@ -225,14 +219,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
      */
     public void rewind(String shard, int partition, long lower) {
         synchronized (lock) {
-            Map<Integer, Long> tasks = localTasks.get(shard);
-            if (tasks != null) {
-                tasks.computeIfPresent(partition, (p, at) -> Math.min(at, lower));
-            }
-            RangeMinter minter = minters.get(shard);
-            if (minter != null) {
-                minter.rewind(partition, lower);
-            }
+            shard(shard).tasks().rewind(partition, lower);
         }
     }
 
@@ -243,10 +230,8 @@ public final class SharedBatchRegistry implements AutoCloseable {
     public Optional<Handle> contribute(ContributionData c) {
         long size = c.approximateBytes();
         synchronized (lock) {
-            ShardSink sink = shards.get(c.shard());
-            if (sink == null) {
-                throw new IllegalStateException("shard " + c.shard() + " was not added to the batch registry");
-            }
+            LocalShard local = shard(c.shard());
+            ShardSink sink = local.sink();
             if (queuedBytes > 0 && queuedBytes + size > maxQueuedBytes) {
                 sink.metrics().builderRefused();
                 return Optional.empty();
@@ -254,7 +239,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
             SharedBuilder.Key key = new SharedBuilder.Key(c.shard(), c.lower(), c.upper());
             SharedBuilder builder = mode == CoalescingMode.NONE ? null : open.get(key);
             boolean shared = true;
-            if (builder == null || builder.joined.contains(c.partition())) {
+            if (builder == null || builder.hasJoined(c.partition())) {
                 // a task contributing the same range twice gets a batch of its own: a batch holds
                 // at most one contribution per partition
                 shared = mode != CoalescingMode.NONE && builder == null;
@@ -264,17 +249,9 @@ public final class SharedBatchRegistry implements AutoCloseable {
                     open.put(key, builder);
                 }
             }
-            builder.lastActivityMs = time.milliseconds();
-            Handle handle = new Handle(this, builder, c);
-            builder.handles.add(handle);
-            builder.joined.add(c.partition());
-            builder.work.add(c);
+            Handle handle = builder.join(this, c, time.milliseconds());
             queue(c.shard(), size);
-            localTasks.get(c.shard()).computeIfPresent(c.partition(), (p, at) -> Math.max(at, c.upper()));
-            RangeMinter minter = minters.get(c.shard());
-            if (minter != null) {
-                minter.handedOff(c.partition(), c.upper());
-            }
+            local.tasks().handedOff(c.partition(), c.upper());
             if (!shared) {
                 close(builder);
             } else if (mode == CoalescingMode.BARRIER) {
@@ -296,44 +273,25 @@ public final class SharedBatchRegistry implements AutoCloseable {
                 if (mode == CoalescingMode.BARRIER && now - b.openedAtMs >= barrierTimeoutMs) {
                     b.sink.metrics().barrierTimedOut();
                     close(b);
-                } else if (mode == CoalescingMode.BEST_EFFORT && idle(b) && now - b.lastActivityMs >= lingerMs) {
+                } else if (mode == CoalescingMode.BEST_EFFORT && b.idle() && now - b.lastActivityMs() >= lingerMs) {
                     close(b);
                 }
             }
         }
     }
 
-    private static boolean idle(SharedBuilder b) {
-        return b.work.isEmpty() && !b.draining;
-    }
-
     Outcome poll(Handle h) {
         synchronized (lock) {
-            if (h.resolved) {
+            if (h.resolved()) {
                 throw new IllegalStateException("handle of batch " + h.builder.batchId + " was already resolved");
             }
             SharedBuilder b = h.builder;
-            Outcome outcome = switch (b.state) {
-                case OPEN, CLOSED -> Outcome.PENDING;
-                case FAILED -> new Outcome.Failed(b.failure);
-                case FINISHED -> {
-                    if (ownership.takes(b, h)) {
-                        b.state = SharedBuilder.State.DELIVERED;
-                        deliveries.computeIfAbsent(b.key.shard(), k -> new Deliveries()).delivered(b, h);
-                        yield new Outcome.Report(b.batch, b.firstWriteAtMs());
-                    }
-                    b.coveredAnswers++;
-                    yield new Outcome.Covered(b.batchId);
-                }
-                case DELIVERED -> {
-                    b.coveredAnswers++;
-                    yield new Outcome.Covered(b.batchId);
-                }
-                case DROPPED -> throw new IllegalStateException("batch " + b.batchId + " dropped with a live handle");
-            };
-            if (!(outcome instanceof Outcome.Pending)) {
-                h.resolved = true;
-                retireIfDone(b);
+            Outcome outcome = b.answer(h, ownership);
+            if (outcome instanceof Outcome.Report) {
+                shard(b.key.shard()).deliveries().delivered(b, h);
+            }
+            if (h.resolved()) {
+                retire(b);
             }
             return outcome;
         }
@@ -341,10 +299,9 @@ public final class SharedBatchRegistry implements AutoCloseable {
 
     void abandon(Handle h) {
         synchronized (lock) {
-            if (!h.resolved) {
-                h.resolved = true;
-                h.abandoned = true;
-                retireIfDone(h.builder);
+            if (!h.resolved()) {
+                h.resolve();
+                retire(h.builder);
             }
         }
     }
@@ -363,8 +320,8 @@ public final class SharedBatchRegistry implements AutoCloseable {
      */
     public Optional<Range> takeRestart(String shard, int partition) {
         synchronized (lock) {
-            Deliveries delivered = deliveries.get(shard);
-            return delivered == null ? Optional.empty() : delivered.takeRestart(partition);
+            LocalShard local = shards.get(shard);
+            return local == null ? Optional.empty() : local.deliveries().takeRestart(partition);
         }
     }
 
@@ -410,8 +367,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
     /** No builder of the shard is open or writing: the last minted range is handed off to storage. */
     private boolean idle(String shard) {
         for (SharedBuilder b : live) {
-            if (b.key.shard().equals(shard)
-                && (b.state == SharedBuilder.State.OPEN || b.state == SharedBuilder.State.CLOSED)) {
+            if (b.key.shard().equals(shard) && b.state().writing()) {
                 return false;
             }
         }
@@ -423,63 +379,69 @@ public final class SharedBatchRegistry implements AutoCloseable {
         queuedByShard.merge(shard, bytes, (a, b) -> a + b == 0 ? null : a + b);
     }
 
-    private void close(SharedBuilder b) {
-        if (b.state != SharedBuilder.State.OPEN) {
-            return;
+    private LocalShard shard(String shard) {
+        LocalShard local = shards.get(shard);
+        if (local == null) {
+            throw new IllegalStateException("shard " + shard + " was not added to the batch registry");
         }
-        b.state = SharedBuilder.State.CLOSED;
-        open.remove(b.key, b);
-        b.work.add(SharedBuilder.FINALIZE);
-        schedule(b);
+        return local;
+    }
+
+    private void close(SharedBuilder b) {
+        if (b.close()) {
+            open.remove(b.key, b);
+            schedule(b);
+        }
     }
 
     private void closeSatisfiedBarriers(String shard) {
         if (mode != CoalescingMode.BARRIER) {
             return;
         }
-        Map<Integer, Long> tasks = localTasks.getOrDefault(shard, Map.of());
+        Participants tasks = shard(shard).tasks();
+        Map<Integer, Long> failedFrom = failedFrom(shard);
         for (SharedBuilder b : new ArrayList<>(open.values())) {
-            if (b.key.shard().equals(shard) && everyLocalTaskJoinedOrPassed(b, tasks)) {
+            if (b.key.shard().equals(shard) && !b.mayStillBeJoined(tasks, failedFrom)) {
                 close(b);
             }
         }
     }
 
-    /** A local task that has contributed beyond this builder's lower can no longer join it. */
-    private static boolean everyLocalTaskJoinedOrPassed(SharedBuilder b, Map<Integer, Long> tasks) {
-        for (Map.Entry<Integer, Long> task : tasks.entrySet()) {
-            if (!b.joined.contains(task.getKey()) && task.getValue() <= b.key.lower()) {
-                return false;
+    /**
+     * Per partition, the lowest lower of a failed batch of the shard that it has not been told of
+     * yet: told, it contributes again from there, so a barrier there still waits for it.
+     */
+    private Map<Integer, Long> failedFrom(String shard) {
+        Map<Integer, Long> from = new HashMap<>();
+        for (SharedBuilder b : live) {
+            if (b.key.shard().equals(shard) && b.state() == SharedBuilder.State.FAILED) {
+                for (int p : b.unanswered()) {
+                    from.merge(p, b.key.lower(), Math::min);
+                }
             }
         }
-        return true;
+        return from;
     }
 
     private void schedule(SharedBuilder b) {
-        if (!b.draining && !b.work.isEmpty()) {
-            b.draining = true;
+        if (b.startDraining()) {
             pool.execute(() -> drain(b));
         }
     }
 
-    private void retireIfDone(SharedBuilder b) {
-        boolean settled = b.state == SharedBuilder.State.FINISHED || b.state == SharedBuilder.State.DELIVERED
-            || b.state == SharedBuilder.State.FAILED;
-        if (!settled || !b.allResolved()) {
-            return;
-        }
-        if (b.state == SharedBuilder.State.FINISHED) {
-            // nobody took it: every participant left (abandoned), or some were told another one
-            // reports it (Covered) while nobody did, which is an orphan (DESIGN invariant 2)
-            b.state = SharedBuilder.State.DROPPED;
-            if (b.coveredAnswers > 0) {
+    private void retire(SharedBuilder b) {
+        switch (b.retire()) {
+            case NOT_YET -> {
+                return;
+            }
+            case DROPPED_ORPHANED -> {
                 orphaned++;
                 b.sink.metrics().orphanedBatch();
                 LOG.error("shard {}: batch {} for [{}, {}) orphaned: {} participants were told it is reported, "
-                    + "nobody reported it", b.key.shard(), b.batchId, b.key.lower(), b.key.upper(), b.coveredAnswers);
-            } else {
-                b.sink.metrics().batchAbandoned();
+                    + "nobody reported it", b.key.shard(), b.batchId, b.key.lower(), b.key.upper(), b.coveredAnswers());
             }
+            case DROPPED_ABANDONED -> b.sink.metrics().batchAbandoned();
+            case RETIRED -> { }
         }
         live.remove(b);
     }
@@ -490,12 +452,11 @@ public final class SharedBatchRegistry implements AutoCloseable {
         while (true) {
             Object item;
             synchronized (lock) {
-                item = b.work.poll();
+                item = b.nextWork();
                 if (item == null) {
-                    b.draining = false;
                     return;
                 }
-                if (b.state == SharedBuilder.State.FAILED) {
+                if (b.state() == SharedBuilder.State.FAILED) {
                     if (item instanceof ContributionData c) {
                         queue(c.shard(), -c.approximateBytes());
                     }
@@ -504,23 +465,19 @@ public final class SharedBatchRegistry implements AutoCloseable {
             }
             try {
                 if (item == SharedBuilder.FINALIZE) {
-                    var batch = b.finish(blobs);
+                    var batch = b.writer.finish(blobs, b.contributions());
                     synchronized (lock) {
-                        b.batch = batch;
-                        b.state = SharedBuilder.State.FINISHED;
-                        b.sink.metrics().batchBuilt(b.handles.size());
-                        retireIfDone(b);
+                        b.finished(batch);
+                        b.sink.metrics().batchBuilt(b.participants());
+                        retire(b);
                     }
                 } else {
                     ContributionData c = (ContributionData) item;
-                    b.add(c, schemas, encoder, blobs);
+                    b.writer.add(c, schemas, encoder, blobs);
                     synchronized (lock) {
                         queue(c.shard(), -c.approximateBytes());
-                        if (mode == CoalescingMode.BEST_EFFORT && b.work.isEmpty()) {
-                            b.lastActivityMs = time.milliseconds();
-                            if (lingerMs == 0) {
-                                close(b);
-                            }
+                        if (mode == CoalescingMode.BEST_EFFORT && b.drained(time.milliseconds()) && lingerMs == 0) {
+                            close(b);
                         }
                     }
                 }
@@ -532,21 +489,17 @@ public final class SharedBatchRegistry implements AutoCloseable {
                         b.batchId, b.key.lower(), b.key.upper(), e);
                 }
                 LOG.warn("shard {}: shared batch {} for [{}, {}) failed; its {} contributors contribute again: {}",
-                    b.key.shard(), b.batchId, b.key.lower(), b.key.upper(), b.handles.size(), e.toString());
+                    b.key.shard(), b.batchId, b.key.lower(), b.key.upper(), b.participants(), e.toString());
                 synchronized (lock) {
                     if (item instanceof ContributionData c) {
                         queue(c.shard(), -c.approximateBytes());
                     }
-                    b.state = SharedBuilder.State.FAILED;
-                    b.failure = e.toString();
-                    // every participant contributes this range again: barriers wait for them again
-                    Map<Integer, Long> tasks = localTasks.getOrDefault(b.key.shard(), Map.of());
-                    for (Handle h : b.handles) {
-                        tasks.computeIfPresent(h.contribution.partition(), (p, at) -> Math.min(at, b.key.lower()));
-                    }
+                    // every participant is told to contribute the range again and rewinds when it polls the
+                    // answer (Contributor); a barrier that closes before then holds fewer of the copies
+                    b.failed(e.toString());
                     open.remove(b.key, b);
                     b.sink.metrics().batchFailed();
-                    retireIfDone(b);
+                    retire(b);
                 }
             }
         }

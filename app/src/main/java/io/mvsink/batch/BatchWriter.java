@@ -1,0 +1,115 @@
+package io.mvsink.batch;
+
+import io.mvsink.avro.Batch;
+import io.mvsink.avro.Contribution;
+import io.mvsink.avro.Part;
+import io.mvsink.blob.BlobStore;
+import io.mvsink.registry.SchemaRegistry;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.utils.Time;
+
+/**
+ * Writes one batch's parts: contributions are encoded as they come, a part is written to blob
+ * storage as soon as it fills, and the totals are running sums, so adding a contribution costs
+ * O(its size). Used by one builder thread at a time; it decides nothing about the batch's
+ * lifecycle (that is {@code protocol.SharedBuilder}'s).
+ */
+public final class BatchWriter {
+    private final String shard;
+    private final long lower;
+    private final long upper;
+    private final String batchId;
+    private final ShardSink sink;
+    private final Time time;
+    private final Map<Integer, PartWriter> openParts = new LinkedHashMap<>();
+    private final Set<Integer> schemaIds = new LinkedHashSet<>();
+    private final List<Part> parts = new ArrayList<>();
+    /** The clock just before the first part write began; 0 until then. */
+    private long firstWriteAtMs;
+    private long bytes;
+    private long updates;
+
+    public BatchWriter(String shard, long lower, long upper, String batchId, ShardSink sink, Time time) {
+        this.shard = shard;
+        this.lower = lower;
+        this.upper = upper;
+        this.batchId = batchId;
+        this.sink = sink;
+        this.time = time;
+    }
+
+    /** Encodes one contribution, writing every part that fills up. */
+    public void add(ContributionData c, SchemaRegistry schemas, PartEncoder encoder, BlobStore blobs) {
+        for (Update u : c.updates()) {
+            PartWriter writer = openParts.get(u.schemaId());
+            if (writer == null) {
+                writer = encoder.open(schemas.schemaById(u.schemaId()), meta(u.schemaId()));
+                openParts.put(u.schemaId(), writer);
+                schemaIds.add(u.schemaId());
+            }
+            writer.add(u);
+            updates++;
+            if (writer.bytes() >= encoder.targetBytes()) {
+                write(u.schemaId(), writer, blobs);
+                openParts.remove(u.schemaId());
+            }
+        }
+    }
+
+    /**
+     * Writes the open parts and describes the batch, after the last add.
+     *
+     * @param contributions what each participant contributed, in the order they joined
+     */
+    public Batch finish(BlobStore blobs, List<ContributionData> contributions) {
+        for (Map.Entry<Integer, PartWriter> open : openParts.entrySet()) {
+            write(open.getKey(), open.getValue(), blobs);
+        }
+        openParts.clear();
+        List<Contribution> described = new ArrayList<>(contributions.size());
+        long closedAt = 0;
+        for (ContributionData c : contributions) {
+            described.add(new Contribution(c.partition(), c.lower(), c.upper(), (long) c.updates().size()));
+            closedAt = Math.max(closedAt, c.closedAtMs());
+        }
+        return Batch.newBuilder()
+            .setBatchId(batchId).setShard(shard).setLower(lower).setUpper(upper)
+            .setSchemaIds(new ArrayList<>(schemaIds)).setContributions(described)
+            .setParts(parts).setUpdates(updates).setBytes(bytes).setClosedAtMs(closedAt)
+            .build();
+    }
+
+    /** The clock just before the first part write began; 0 if none began. */
+    public long firstWriteAtMs() {
+        return firstWriteAtMs;
+    }
+
+    private void write(int schemaId, PartWriter writer, BlobStore blobs) {
+        PartEncoder.EncodedPart part = writer.finish();
+        String blobKey = BlobKeys.part(sink.keyPrefix(), lower, upper, batchId, parts.size());
+        if (firstWriteAtMs == 0) {
+            // taken before the write: the blob's last-modified time is not earlier (the GC's age bound rests on it)
+            firstWriteAtMs = time.milliseconds();
+        }
+        blobs.putIfAbsent(blobKey, part.bytes(), sink.owner());
+        sink.metrics().partWritten(part.bytes().length);
+        parts.add(new Part(blobKey, schemaId, (long) part.bytes().length, part.updates()));
+        bytes += part.bytes().length;
+    }
+
+    private Map<String, String> meta(int schemaId) {
+        Map<String, String> meta = new HashMap<>();
+        meta.put(PartEncoder.META_SCHEMA_ID, Integer.toString(schemaId));
+        meta.put(PartEncoder.META_SHARD, shard);
+        meta.put(PartEncoder.META_LOWER, Long.toString(lower));
+        meta.put(PartEncoder.META_UPPER, Long.toString(upper));
+        meta.put(PartEncoder.META_BATCH, batchId);
+        return meta;
+    }
+}

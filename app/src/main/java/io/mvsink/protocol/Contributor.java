@@ -1,0 +1,233 @@
+package io.mvsink.protocol;
+
+import io.mvsink.batch.ContributionData;
+import io.mvsink.batch.Update;
+import io.mvsink.metrics.ShardMetrics;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One task's side of the seal protocol: which ranges of its buffer it hands to the shared batch
+ * registry, what it does with the answers, and when it contributes again. Its progress (the lower
+ * of its next contribution) is its {@link Participants.Position} in the registry, the one record
+ * of it. Runs on the task's stream thread and never waits on a builder or a barrier.
+ *
+ * <p>Nothing leaves the task's buffer before the consensus topic shows it sealed, so the task can
+ * always contribute again: from the sealed upper when it starts, when a batch holding its
+ * contribution failed or its owner left the JVM, and when a contribution is not sealed within
+ * {@code recontribute.timeout.ms} (its batch may have been lost with another task's aborted
+ * transaction). Copies are harmless: the appender's exact cover uses one.
+ */
+public final class Contributor {
+    private static final Logger LOG = LoggerFactory.getLogger(Contributor.class);
+    /** At most this many grid intervals of a copy are contributed one by one (see {@link #pieceEnd}). */
+    public static final int COPY_PIECES = 64;
+    /** Intervals past its committed frontier that a killed previous owner may have contributed. */
+    public static final int COPY_MARGIN = 32;
+
+    /** The task's buffered updates of a range. */
+    @FunctionalInterface
+    public interface Buffer {
+        List<Update> range(long lower, long upper);
+    }
+
+    /** Reports a batch the task owns, from its stream thread, in its transaction. */
+    @FunctionalInterface
+    public interface Reporter {
+        void report(Outcome.Report report, long upper);
+    }
+
+    private final SharedBatchRegistry registry;
+    private final String shard;
+    private final int partition;
+    private final long width;
+    private final long recontributeMs;
+    private final Time time;
+    private final ShardMetrics metrics;
+    private final Participants.Position position;
+    private final Deque<Handle> inFlight = new ArrayDeque<>();
+    /** Per contribution not yet sealed: its upper and when it was handed off. */
+    private final Deque<long[]> unsealed = new ArrayDeque<>();
+    /** Ranges in [copiesFrom, copiesBelow) may have been contributed before: contribute them in pieces. */
+    private long copiesFrom;
+    private long copiesBelow;
+
+    /**
+     * Joins the shard's local tasks. Everything not sealed is contributed again, in pieces
+     * ({@link #pieceEnd}): what this task handed off before is not tracked any more, and whoever
+     * held it may be gone; a killed previous owner may have contributed past the frontier it
+     * committed ({@link #COPY_MARGIN}).
+     *
+     * @param frontier the task's committed frontier, floored to the grid
+     */
+    public Contributor(SharedBatchRegistry registry, String shard, int partition, long width, long recontributeMs,
+                       Time time, ShardMetrics metrics, BufferedBytes bytes, long sealed, long frontier) {
+        this.registry = registry;
+        this.shard = shard;
+        this.partition = partition;
+        this.width = width;
+        this.recontributeMs = recontributeMs;
+        this.time = time;
+        this.metrics = metrics;
+        copiesIn(sealed, sealed == 0 ? frontier : Math.max(frontier, sealed) + COPY_MARGIN * width);
+        this.position = registry.register(shard, partition, bytes, sealed);
+    }
+
+    /** The lower of the task's next contribution. */
+    public long handedOffUpTo() {
+        return position.lower();
+    }
+
+    /**
+     * Hands the closed, not yet handed-off ranges to the registry, as far as the registry takes
+     * them: the shard's minted ranges (the same ranges every local task contributes), or, where
+     * this task's earlier contributions may have other boundaries, one grid interval at a time.
+     *
+     * @param closed the task's frontier, floored to the grid
+     */
+    public void contribute(long sealed, long closed, Buffer buffer) {
+        long lower = Math.max(position.lower(), sealed);
+        while (registry.accepting()) {
+            Range next = lower < copiesBelow && lower < closed
+                ? new Range(lower, pieceEnd(lower, closed))
+                : registry.nextRange(shard, new RangeMinter.Ask(partition, sealed, lower, closed)).orElse(null);
+            if (next == null || next.upper() > closed || !offer(next, buffer)) {
+                return;
+            }
+            lower = next.upper();
+        }
+    }
+
+    /**
+     * The punctuation's work: answers finished batches in range order (reporting those it owns),
+     * contributes again where a batch failed, its owner left, or nothing sealed for too long, then
+     * contributes what is due.
+     */
+    public void tick(long sealed, long closed, Buffer buffer, Reporter reporter) {
+        registry.tick();
+        pollHandles(reporter);
+        recontributeIfOwnerLeft(sealed);
+        recontributeIfStuck(sealed);
+        contribute(sealed, closed, buffer);
+    }
+
+    /** The task closes: it stops waiting for its batches and leaves the shard's local tasks. */
+    public void close() {
+        if (!inFlight.isEmpty()) {
+            LOG.info("shard {} partition {}: closing with {} unanswered batches; the next owner contributes again",
+                shard, partition, inFlight.size());
+        }
+        inFlight.forEach(Handle::abandon);
+        inFlight.clear();
+        unsealed.clear();
+        registry.deregister(shard, partition);
+    }
+
+    /**
+     * Where the contribution from {@code lower} ends. A range in {@code [copiesFrom, copiesBelow)}
+     * may have been contributed before, by this task or by the partition's previous owner, with
+     * other boundaries, and those copies may sit in batches shared with other partitions that still
+     * need them. A copy that spans such a boundary can never be combined with them in an exact
+     * cover, so the appender could wait forever. There, contributions are therefore cut at every
+     * grid point: earlier boundaries are always grid points, so the pieces fit them.
+     */
+    private long pieceEnd(long lower, long upper) {
+        if (lower < copiesFrom) {
+            return Math.min(upper, copiesFrom);
+        }
+        return lower < copiesBelow ? Math.min(upper, lower + width) : upper;
+    }
+
+    /**
+     * Sets where contributions are cut into pieces: from {@code from} (where contributing again
+     * starts: an earlier copy may have a gap there) to {@code below} (where earlier copies may
+     * end), at most {@link #COPY_PIECES} intervals, which bounds the cost of a round after a long
+     * stall (a later round starts higher). While the shard has sealed nothing, earlier copies all
+     * start at 0 and their boundaries lie near the frontier, so the pieces are the last intervals
+     * below {@code below}.
+     */
+    private void copiesIn(long from, long below) {
+        long most = COPY_PIECES * width;
+        copiesFrom = from == 0 ? Math.max(0, below - most) : from;
+        copiesBelow = Math.min(below, copiesFrom + most);
+    }
+
+    /** Offers the range; false if the registry refused it (back-pressure). */
+    private boolean offer(Range range, Buffer buffer) {
+        long now = time.milliseconds();
+        ContributionData data = new ContributionData(shard, partition, range.lower(), range.upper(),
+            buffer.range(range.lower(), range.upper()), now);
+        Optional<Handle> handle = registry.contribute(data);
+        if (handle.isEmpty()) {
+            return false;
+        }
+        inFlight.addLast(handle.get());
+        unsealed.addLast(new long[] {range.upper(), now});
+        metrics.contributed();
+        return true;
+    }
+
+    /** Answers finished handles in range order; on a failed batch, contributes everything again. */
+    private void pollHandles(Reporter reporter) {
+        while (!inFlight.isEmpty()) {
+            Handle head = inFlight.peekFirst();
+            Outcome outcome = head.poll();
+            if (outcome instanceof Outcome.Pending) {
+                return;
+            }
+            inFlight.pollFirst();
+            if (outcome instanceof Outcome.Report report) {
+                reporter.report(report, head.upper());
+            } else if (outcome instanceof Outcome.Failed failed) {
+                LOG.warn("shard {} partition {}: batch for [{}, {}) failed, contributing again: {}",
+                    shard, partition, head.lower(), head.upper(), failed.reason());
+                restartFrom(head.lower());
+                return;
+            }
+        }
+    }
+
+    /**
+     * Contributes again at once when the owner of a batch holding this task's contribution left the
+     * JVM before its report was known to commit (its other participants would otherwise wait for
+     * {@code recontribute.timeout.ms}).
+     */
+    private void recontributeIfOwnerLeft(long sealed) {
+        registry.takeRestart(shard, partition).filter(r -> r.upper() > sealed).ifPresent(r -> {
+            long from = Math.max(r.lower(), sealed);
+            if (from < position.lower()) {
+                LOG.info("shard {} partition {}: the owner of the batch of [{}, {}) left, contributing again from {}",
+                    shard, partition, r.lower(), r.upper(), from);
+                restartFrom(from);
+            }
+        });
+    }
+
+    /** Contributes again from the sealed upper if the oldest unsealed contribution waited too long. */
+    private void recontributeIfStuck(long sealed) {
+        while (!unsealed.isEmpty() && unsealed.peekFirst()[0] <= sealed) {
+            unsealed.pollFirst();
+        }
+        // while a copy of the last round is still in the registry, another round would only queue behind it
+        boolean copyInFlight = !inFlight.isEmpty() && inFlight.peekFirst().upper() <= copiesBelow;
+        if (!copyInFlight && !unsealed.isEmpty() && time.milliseconds() - unsealed.peekFirst()[1] >= recontributeMs) {
+            LOG.info("shard {} partition {}: [{}, {}) not sealed within {} ms, contributing again",
+                shard, partition, sealed, position.lower(), recontributeMs);
+            restartFrom(sealed);
+        }
+    }
+
+    private void restartFrom(long lower) {
+        inFlight.forEach(Handle::abandon);
+        inFlight.clear();
+        unsealed.clear();
+        copiesIn(lower, Math.max(copiesBelow, position.lower()));
+        registry.rewind(shard, partition, lower);
+        metrics.recontributed();
+    }
+}
