@@ -1,5 +1,6 @@
 package io.mvsink.batch;
 
+import io.mvsink.avro.Contribution;
 import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.produce.Workload;
 import io.mvsink.registry.InMemorySchemaRegistry;
@@ -74,7 +75,11 @@ public class BatchWriterBenchmark {
         for (ContributionData c : contributions) {
             writer.add(c, schemas, encoder, blobs);
         }
-        return writer.finish(blobs, contributions);
+        List<Contribution> described = new ArrayList<>();
+        for (ContributionData c : contributions) {
+            described.add(new Contribution(c.partition(), c.lower(), c.upper(), (long) c.updates().size()));
+        }
+        return writer.finish(blobs, described, 0);
     }
 
     /** {@code parts} updates (one part each) spread over the partitions' contributions. */

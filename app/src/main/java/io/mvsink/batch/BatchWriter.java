@@ -66,22 +66,17 @@ public final class BatchWriter {
      * Writes the open parts and describes the batch, after the last add.
      *
      * @param contributions what each participant contributed, in the order they joined
+     * @param closedAtMs when the last of them closed its range
      */
-    public Batch finish(BlobStore blobs, List<ContributionData> contributions) {
+    public Batch finish(BlobStore blobs, List<Contribution> contributions, long closedAtMs) {
         for (Map.Entry<Integer, PartWriter> open : openParts.entrySet()) {
             write(open.getKey(), open.getValue(), blobs);
         }
         openParts.clear();
-        List<Contribution> described = new ArrayList<>(contributions.size());
-        long closedAt = 0;
-        for (ContributionData c : contributions) {
-            described.add(new Contribution(c.partition(), c.lower(), c.upper(), (long) c.updates().size()));
-            closedAt = Math.max(closedAt, c.closedAtMs());
-        }
         return Batch.newBuilder()
             .setBatchId(batchId).setShard(shard).setLower(lower).setUpper(upper)
-            .setSchemaIds(new ArrayList<>(schemaIds)).setContributions(described)
-            .setParts(parts).setUpdates(updates).setBytes(bytes).setClosedAtMs(closedAt)
+            .setSchemaIds(new ArrayList<>(schemaIds)).setContributions(new ArrayList<>(contributions))
+            .setParts(parts).setUpdates(updates).setBytes(bytes).setClosedAtMs(closedAtMs)
             .build();
     }
 

@@ -4,13 +4,21 @@ import java.util.List;
 
 /**
  * The updates of one input partition for {@code [lower, upper)}, in (time, schema id, row)
- * order, as read from the partition's correction buffer. A deterministic function of the
- * partition's input: contributing it again gives the same updates.
+ * order, as read from the partition's correction buffer, or one chunk of them: a large range is
+ * handed over in chunks, so that no one holds all of it in the heap ({@code last} marks the
+ * final chunk). A deterministic function of the partition's input: contributing it again gives
+ * the same updates.
  *
  * @param closedAtMs wall-clock time at which the task closed the range (seal latency starts here)
+ * @param last whether this is the range's last chunk (the whole range, when it is the only one)
  */
 public record ContributionData(String shard, int partition, long lower, long upper,
-                               List<Update> updates, long closedAtMs) {
+                               List<Update> updates, long closedAtMs, boolean last) {
+    /** The whole range in one piece. */
+    public ContributionData(String shard, int partition, long lower, long upper, List<Update> updates, long closedAtMs) {
+        this(shard, partition, lower, upper, updates, closedAtMs, true);
+    }
+
     public ContributionData {
         if (lower >= upper) {
             throw new IllegalArgumentException("empty range [" + lower + ", " + upper + ") for partition "

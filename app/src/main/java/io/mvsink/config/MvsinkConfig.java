@@ -140,7 +140,9 @@ public final class MvsinkConfig extends AbstractConfig {
         .define(BUILDER_THREADS, Type.INT, 2, between(1, 64), Importance.LOW,
             "Threads that encode parts and write them to blob storage.")
         .define(BUILDER_MAX_QUEUED_BYTES, Type.LONG, 64L * 1024 * 1024, atLeast(1024L), Importance.LOW,
-            "Bytes of contributions waiting for a builder thread at most; beyond, tasks keep them and offer later.")
+            "Bytes of contributions waiting for a builder thread at most; beyond, tasks keep them and offer later. "
+                + "Tasks hand ranges over in chunks of 1 MiB or an eighth of this, whichever is less, so this bounds "
+                + "the heap that contributions take however large a range is.")
         .define(REGISTRY_URL, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
             Importance.HIGH, "Base URL of the Confluent-compatible schema registry API.")
         .define(REGISTRY_BASIC_AUTH, Type.PASSWORD, "", Importance.MEDIUM,

@@ -30,10 +30,30 @@ public final class Contributor {
     /** Intervals past its committed frontier that a killed previous owner may have contributed. */
     public static final int COPY_MARGIN = 32;
 
-    /** The task's buffered updates of a range. */
+    /** The task's buffered updates, read a chunk at a time. */
     @FunctionalInterface
     public interface Buffer {
-        List<Update> range(long lower, long upper);
+        /**
+         * The updates of {@code [lower, upper)} from {@code from} (null: from {@code lower}), in
+         * buffer order, stopping once they reach about {@code maxBytes}.
+         */
+        Chunk read(long lower, long upper, byte[] from, long maxBytes);
+    }
+
+    /**
+     * One chunk of a range's updates.
+     *
+     * @param next where the next chunk starts (the buffer's own position); null after the last
+     */
+    public record Chunk(List<Update> updates, byte[] next) {
+    }
+
+    /**
+     * A contribution whose first chunks are handed over and whose rest is still in the buffer.
+     *
+     * @param refused a chunk already read that the registry refused (handed over first); or null
+     */
+    private record Open(Handle handle, Range range, byte[] next, ContributionData refused) {
     }
 
     /** Reports a batch the task owns, from its stream thread, in its transaction. */
@@ -53,6 +73,8 @@ public final class Contributor {
     private final Deque<Handle> inFlight = new ArrayDeque<>();
     /** Per contribution not yet sealed: its upper and when it was handed off. */
     private final Deque<long[]> unsealed = new ArrayDeque<>();
+    /** The contribution being handed over chunk by chunk; null when none is. */
+    private Open open;
     /** Ranges in [copiesFrom, copiesBelow) may have been contributed before: contribute them in pieces. */
     private long copiesFrom;
     private long copiesBelow;
@@ -91,6 +113,9 @@ public final class Contributor {
      * @param closed the task's frontier, floored to the grid
      */
     public void contribute(long sealed, long closed, Buffer buffer) {
+        if (!handOverRest(buffer)) {
+            return;
+        }
         long lower = Math.max(position.lower(), sealed);
         while (registry.accepting()) {
             Range next = lower < copiesBelow && lower < closed
@@ -125,6 +150,7 @@ public final class Contributor {
         inFlight.forEach(Handle::abandon);
         inFlight.clear();
         unsealed.clear();
+        open = null;
         registry.deregister(shard, partition);
     }
 
@@ -157,11 +183,15 @@ public final class Contributor {
         copiesBelow = Math.min(below, copiesFrom + most);
     }
 
-    /** Offers the range; false if the registry refused it (back-pressure). */
+    /**
+     * Offers the range, its first chunk now and the rest as the registry takes it; false if the
+     * registry refused the first chunk (back-pressure: the range is offered again later).
+     */
     private boolean offer(Range range, Buffer buffer) {
         long now = time.milliseconds();
+        Chunk first = buffer.read(range.lower(), range.upper(), null, registry.chunkBytes());
         ContributionData data = new ContributionData(shard, partition, range.lower(), range.upper(),
-            buffer.range(range.lower(), range.upper()), now);
+            first.updates(), now, first.next() == null);
         Optional<Handle> handle = registry.contribute(data);
         if (handle.isEmpty()) {
             return false;
@@ -169,6 +199,36 @@ public final class Contributor {
         inFlight.addLast(handle.get());
         unsealed.addLast(new long[] {range.upper(), now});
         metrics.contributed();
+        if (first.next() != null) {
+            open = new Open(handle.get(), range, first.next(), null);
+        }
+        return handOverRest(buffer);
+    }
+
+    /**
+     * Hands over the rest of the open contribution, a chunk at a time, as far as the registry
+     * takes it; true once nothing of it is left to hand over.
+     */
+    private boolean handOverRest(Buffer buffer) {
+        while (open != null) {
+            Range range = open.range();
+            ContributionData data = open.refused();
+            byte[] next = open.next();
+            if (data == null) {
+                if (!registry.accepting()) {
+                    return false;
+                }
+                Chunk chunk = buffer.read(range.lower(), range.upper(), next, registry.chunkBytes());
+                data = new ContributionData(shard, partition, range.lower(), range.upper(), chunk.updates(),
+                    time.milliseconds(), chunk.next() == null);
+                next = chunk.next();
+            }
+            if (!registry.more(open.handle(), data)) {
+                open = new Open(open.handle(), range, next, data); // kept: one chunk of heap, not read again
+                return false;
+            }
+            open = data.last() ? null : new Open(open.handle(), range, next, null);
+        }
         return true;
     }
 
@@ -226,6 +286,7 @@ public final class Contributor {
         inFlight.forEach(Handle::abandon);
         inFlight.clear();
         unsealed.clear();
+        open = null;
         copiesIn(lower, Math.max(copiesBelow, position.lower()));
         registry.rewind(shard, partition, lower);
         metrics.recontributed();

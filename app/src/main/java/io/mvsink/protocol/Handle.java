@@ -10,7 +10,12 @@ import io.mvsink.batch.ContributionData;
 public final class Handle {
     private final SharedBatchRegistry registry;
     final SharedBuilder builder;
+    /** The contribution's first (or only) chunk: its partition, range and close time. */
     final ContributionData contribution;
+    /** Updates handed over so far, over every chunk. */
+    long updates;
+    /** More chunks of the contribution are to come. */
+    boolean incomplete;
     private boolean resolved;
 
     Handle(SharedBatchRegistry registry, SharedBuilder builder, ContributionData contribution) {

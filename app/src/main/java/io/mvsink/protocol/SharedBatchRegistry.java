@@ -45,6 +45,9 @@ import org.slf4j.LoggerFactory;
 public final class SharedBatchRegistry implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SharedBatchRegistry.class);
 
+    /** A task hands over a range at most this many bytes at a time (less under a small queue bound). */
+    static final long CHUNK_BYTES = 1L << 20;
+
     private final CoalescingMode mode;
     private final BlobStore blobs;
     private final SchemaRegistry schemas;
@@ -300,10 +303,46 @@ public final class SharedBatchRegistry implements AutoCloseable {
     void abandon(Handle h) {
         synchronized (lock) {
             if (!h.resolved()) {
+                if (h.incomplete && h.builder.state().writing()) {
+                    // the rest of its contribution never comes: the batch cannot be finished
+                    LOG.info("shard {}: partition {} left batch {} for [{}, {}) before its contribution was complete; "
+                        + "its contributors contribute again", h.builder.key.shard(), h.contribution.partition(),
+                        h.builder.batchId, h.builder.key.lower(), h.builder.key.upper());
+                    fail(h.builder, "partition " + h.contribution.partition() + " left before its contribution was complete");
+                }
                 h.resolve();
                 retire(h.builder);
             }
         }
+    }
+
+    /**
+     * Hands over the next chunk of a contribution whose first chunk {@code h} answers. Never
+     * blocks; false when the queued bytes are at their bound (keep the chunk and hand it over
+     * again later). A chunk for a batch that failed meanwhile is dropped (its task is told).
+     */
+    public boolean more(Handle h, ContributionData chunk) {
+        long size = chunk.approximateBytes();
+        synchronized (lock) {
+            SharedBuilder b = h.builder;
+            if (queuedBytes > 0 && queuedBytes + size > maxQueuedBytes) {
+                b.sink.metrics().builderRefused();
+                return false;
+            }
+            if (b.more(h, chunk)) {
+                queue(chunk.shard(), size);
+                schedule(b);
+            }
+            return true;
+        }
+    }
+
+    /**
+     * How many bytes of a range a task hands over at a time: a part of the queue's bound, so that
+     * a large range never sits in the heap whole and several tasks' chunks fit the queue at once.
+     */
+    public long chunkBytes() {
+        return Math.max(1024, Math.min(CHUNK_BYTES, maxQueuedBytes / 8));
     }
 
     /** Builders not yet retired (open, building, or finished and waiting for their owner), of every shard. */
@@ -387,6 +426,15 @@ public final class SharedBatchRegistry implements AutoCloseable {
         return local;
     }
 
+    private void fail(SharedBuilder b, String reason) {
+        if (!b.state().writing()) {
+            return;
+        }
+        b.failed(reason);
+        open.remove(b.key, b);
+        b.sink.metrics().batchFailed();
+    }
+
     private void close(SharedBuilder b) {
         if (b.close()) {
             open.remove(b.key, b);
@@ -465,10 +513,12 @@ public final class SharedBatchRegistry implements AutoCloseable {
             }
             try {
                 if (item == SharedBuilder.FINALIZE) {
-                    var batch = b.writer.finish(blobs, b.contributions());
+                    var batch = b.writer.finish(blobs, b.described(), b.closedAtMs());
                     synchronized (lock) {
-                        b.finished(batch);
-                        b.sink.metrics().batchBuilt(b.participants());
+                        if (b.state() != SharedBuilder.State.FAILED) {
+                            b.finished(batch);
+                            b.sink.metrics().batchBuilt(b.participants());
+                        }
                         retire(b);
                     }
                 } else {
@@ -496,9 +546,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
                     }
                     // every participant is told to contribute the range again and rewinds when it polls the
                     // answer (Contributor); a barrier that closes before then holds fewer of the copies
-                    b.failed(e.toString());
-                    open.remove(b.key, b);
-                    b.sink.metrics().batchFailed();
+                    fail(b, e.toString());
                     retire(b);
                 }
             }

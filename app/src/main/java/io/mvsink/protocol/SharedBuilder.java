@@ -1,6 +1,7 @@
 package io.mvsink.protocol;
 
 import io.mvsink.avro.Batch;
+import io.mvsink.avro.Contribution;
 import io.mvsink.batch.BatchWriter;
 import io.mvsink.batch.ContributionData;
 import io.mvsink.batch.ShardSink;
@@ -69,6 +70,8 @@ final class SharedBuilder {
     private final Set<Integer> joined = new HashSet<>();
     private final ArrayDeque<Object> work = new ArrayDeque<>();
     private boolean draining;
+    /** Participants whose contribution has more chunks to come: the parts are finished only after them. */
+    private int incomplete;
     /** Participants answered {@link Outcome.Covered}. */
     private int coveredAnswers;
     private Batch batch;
@@ -103,8 +106,38 @@ final class SharedBuilder {
         handles.add(handle);
         joined.add(c.partition());
         work.add(c);
+        handle.updates = c.updates().size();
+        if (!c.last()) {
+            handle.incomplete = true;
+            incomplete++;
+        }
         lastActivityMs = now;
         return handle;
+    }
+
+    /**
+     * The next chunk of {@code h}'s contribution. Queued while the batch's parts may still be
+     * written; after its last chunk, a closed builder finishes once every contribution is complete.
+     * False if the batch failed meanwhile (the chunk is not needed: everyone contributes again).
+     */
+    boolean more(Handle h, ContributionData chunk) {
+        if (h.builder != this || !h.incomplete) {
+            throw new IllegalStateException("batch " + batchId + ": partition " + chunk.partition()
+                + " sends a chunk of a contribution that is complete or not in this batch");
+        }
+        if (!state.writing()) {
+            return false;
+        }
+        work.add(chunk);
+        h.updates += chunk.updates().size();
+        if (chunk.last()) {
+            h.incomplete = false;
+            incomplete--;
+            if (state == State.CLOSED && incomplete == 0) {
+                work.add(FINALIZE);
+            }
+        }
+        return true;
     }
 
     boolean hasJoined(int partition) {
@@ -133,21 +166,37 @@ final class SharedBuilder {
         return handles.stream().map(h -> h.contribution.partition()).toList();
     }
 
-    List<ContributionData> contributions() {
-        return handles.stream().map(h -> h.contribution).toList();
+    /** What each participant contributed, in the order they joined (for the batch's description). */
+    List<Contribution> described() {
+        return handles.stream().map(h -> new Contribution(h.contribution.partition(), h.contribution.lower(),
+            h.contribution.upper(), h.updates)).toList();
+    }
+
+    /** When the last participant closed its range. */
+    long closedAtMs() {
+        long closedAt = 0;
+        for (Handle h : handles) {
+            closedAt = Math.max(closedAt, h.contribution.closedAtMs());
+        }
+        return closedAt;
     }
 
     long lastActivityMs() {
         return lastActivityMs;
     }
 
-    /** No more joins: the parts are finished once the queued work is written. False if it was not open. */
+    /**
+     * No more joins: the parts are finished once every contribution is complete and the queued
+     * work is written. False if it was not open.
+     */
     boolean close() {
         if (state != State.OPEN) {
             return false;
         }
         become(State.CLOSED);
-        work.add(FINALIZE);
+        if (incomplete == 0) {
+            work.add(FINALIZE);
+        }
         return true;
     }
 

@@ -1,6 +1,7 @@
 package io.mvsink.topology;
 
 import io.mvsink.batch.Update;
+import io.mvsink.protocol.Contributor;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +15,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * leave only through {@link #trimBelow}, once the consensus topic shows them sealed.
  */
 final class CorrectionBuffer {
+    /** What an update adds to a part besides its row: time and diff (as {@code ContributionData} counts). */
+    static final int UPDATE_OVERHEAD = 10;
+
     private final KeyValueStore<Bytes, byte[]> store;
 
     CorrectionBuffer(KeyValueStore<Bytes, byte[]> store) {
@@ -54,6 +58,36 @@ final class CorrectionBuffer {
             }
         }
         return updates;
+    }
+
+    /**
+     * The entries with {@code lower <= time < upper} from key {@code from} (null: from {@code lower}),
+     * in key order, stopping once their rows reach about {@code maxBytes}; with the key where the
+     * next chunk starts (null when the range is done). The range must be closed: nothing is added
+     * to it between chunks (updates arrive at or above the frontier), nothing trimmed (it is not sealed).
+     */
+    Contributor.Chunk read(long lower, long upper, byte[] from, long maxBytes) {
+        List<Update> updates = new ArrayList<>();
+        long bytes = 0;
+        try (KeyValueIterator<Bytes, byte[]> it = store.range(
+                Bytes.wrap(from == null ? BufferKey.timeFloor(lower) : from), Bytes.wrap(BufferKey.timeFloor(upper)))) {
+            while (it.hasNext()) {
+                if (bytes >= maxBytes) {
+                    byte[] next = it.peekNextKey().get();
+                    return new Contributor.Chunk(updates, BufferKey.time(next) < upper ? next : null);
+                }
+                var entry = it.next();
+                byte[] key = entry.key.get();
+                long time = BufferKey.time(key);
+                if (time >= upper) {
+                    break;
+                }
+                Update update = new Update(time, BufferKey.schemaId(key), BufferKey.row(key), decode(entry.value));
+                updates.add(update);
+                bytes += update.row().length + UPDATE_OVERHEAD;
+            }
+        }
+        return new Contributor.Chunk(updates, null);
     }
 
     /** Calls {@code each} with the time and the row's size of every entry (a task's start). */

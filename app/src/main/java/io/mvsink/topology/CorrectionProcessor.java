@@ -30,8 +30,6 @@ import org.slf4j.LoggerFactory;
  */
 final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byte[]> {
     private static final Logger LOG = LoggerFactory.getLogger(CorrectionProcessor.class);
-    /** What an update adds to a part besides its row: time and diff (as {@code ContributionData} counts). */
-    private static final int UPDATE_OVERHEAD = 10;
 
     private final SinkContext sink;
     private final Grid grid;
@@ -58,7 +56,7 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
         KeyValueStore<Bytes, byte[]> bufferStore = context.getStateStore(StoreNames.BUFFER);
         this.buffer = new CorrectionBuffer(bufferStore);
         this.intervalBytes = new IntervalBytes(grid);
-        buffer.sizes((time, size) -> intervalBytes.add(time, size + UPDATE_OVERHEAD));
+        buffer.sizes((time, size) -> intervalBytes.add(time, size + CorrectionBuffer.UPDATE_OVERHEAD));
         this.progressStore = context.getStateStore(StoreNames.PROGRESS);
         this.sealed = new SealedUpper(context.getStateStore(StoreNames.CONSENSUS), sink.shard());
         this.deadLetters = new DeadLetters(context, sink.metrics());
@@ -96,7 +94,7 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
         }
         try {
             buffer.add(time, update.schemaId(), update.row(), update.diff());
-            intervalBytes.add(time, update.row().length + UPDATE_OVERHEAD);
+            intervalBytes.add(time, update.row().length + CorrectionBuffer.UPDATE_OVERHEAD);
             sink.metrics().update();
         } catch (ArithmeticException overflow) {
             deadLetters.send(record, DeadLetterReason.DIFF_OVERFLOW, "the row's summed diff overflows a long");
@@ -117,11 +115,11 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
     }
 
     private void contribute() {
-        contributor.contribute(sealed.get(), grid.floor(progress.getFrontier()), buffer::range);
+        contributor.contribute(sealed.get(), grid.floor(progress.getFrontier()), buffer::read);
     }
 
     private void tick() {
-        contributor.tick(sealed.get(), grid.floor(progress.getFrontier()), buffer::range, this::report);
+        contributor.tick(sealed.get(), grid.floor(progress.getFrontier()), buffer::read, this::report);
         trim();
         sink.metrics().bufferEntries(partition, buffer.approximateEntries());
     }

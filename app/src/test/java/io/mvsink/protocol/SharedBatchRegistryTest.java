@@ -11,6 +11,7 @@ import static io.mvsink.batch.CoalescingMode.BEST_EFFORT;
 import static io.mvsink.batch.CoalescingMode.NONE;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -387,14 +388,14 @@ class SharedBatchRegistryTest {
 
     @Test
     void shouldReportQueuedBytesAndLiveBatchesPerShard() {
-        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        start(BARRIER, 1, Long.MAX_VALUE); // a part per update: each builder stops at its first (held) write
         registry.addShard(new ShardSink(PAYMENTS, PAYMENTS + "/", "test-consensus/" + PAYMENTS, new ShardMetrics(PAYMENTS)));
         registerAll(ORDERS, 2);
         blobs.hold();
         contribute(ORDERS, 0, 0, 1000, 3);
         contribute(ORDERS, 1, 0, 1000, 3);
         awaitCondition().until(() -> blobs.writesStarted() == 1);
-        contribute(ORDERS, 0, 1000, 2000, 3); // queued behind the held write
+        contribute(ORDERS, 0, 1000, 2000, 3); // its builder stops at the held write too: its bytes stay queued
 
         assertTrue(registry.queuedBytes(ORDERS) > 0);
         assertEquals(registry.queuedBytes(), registry.queuedBytes(ORDERS));
@@ -462,6 +463,65 @@ class SharedBatchRegistryTest {
 
         assertEquals(1, again.stream().map(Handle::batchId).distinct().count());
         assertEquals(List.of(0, 1, 2), partitions(reportOf(again.get(0))));
+    }
+
+    @Test
+    void shouldFinishABarrierBatchOnlyOnceEveryChunkOfEveryContributionArrived() {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        registerAll(ORDERS, 2);
+        ContributionData first = contribution(ORDERS, 0, 0, 1000, 5);
+        Handle chunked = registry.contribute(chunk(first, false)).orElseThrow();
+        Handle whole = contribute(ORDERS, 1, 0, 1000, 3);
+
+        // the barrier is closed (both joined), but partition 0's contribution is not complete
+        awaitCondition().during(Duration.ofMillis(300)).until(() -> chunked.poll() instanceof Outcome.Pending);
+        assertTrue(registry.more(chunked, chunk(contribution(ORDERS, 0, 0, 1000, 4), false)));
+        assertTrue(registry.more(chunked, chunk(contribution(ORDERS, 0, 0, 1000, 2), true)));
+
+        Batch batch = reportOf(chunked);
+        assertInstanceOf(Outcome.Covered.class, outcomeOf(whole));
+        assertEquals(List.of(new Contribution(0, 0L, 1000L, 11L), new Contribution(1, 0L, 1000L, 3L)),
+            batch.getContributions(), "a contribution counts the updates of all its chunks");
+        assertEquals(14, batch.getUpdates());
+        long read = batch.getParts().stream().mapToLong(p -> TestUpdates.read(blobs.get(p.getKey())).size()).sum();
+        assertEquals(14, read, "every chunk's updates are in the parts");
+    }
+
+    @Test
+    void shouldFailABatchWhoseContributorLeftBeforeItsLastChunk() {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        registerAll(ORDERS, 2);
+        Handle leaving = registry.contribute(chunk(contribution(ORDERS, 0, 0, 1000, 5), false)).orElseThrow();
+        Handle staying = contribute(ORDERS, 1, 0, 1000, 3);
+
+        leaving.abandon();
+
+        assertInstanceOf(Outcome.Failed.class, outcomeOf(staying),
+            "without the rest of partition 0's range the batch cannot be finished");
+        assertEquals(0, registry.liveBatches());
+    }
+
+    @Test
+    void shouldRefuseAChunkOverTheQueueBoundAndTakeItLater() {
+        start(NONE, 1, 1_500); // a part per update: the held store stops the builder in its first chunk
+        registry.register(ORDERS, 0);
+        blobs.hold();
+        Handle h = registry.contribute(chunk(contribution(ORDERS, 0, 0, 1000, 40), false)).orElseThrow();
+        ContributionData rest = chunk(contribution(ORDERS, 0, 0, 1000, 40), true);
+        assertTrue(registry.queuedBytes() > 0);
+
+        assertFalse(registry.more(h, rest), "the queue holds the first chunk: the second waits");
+        blobs.release();
+        awaitCondition().until(() -> registry.queuedBytes() == 0);
+        assertTrue(registry.more(h, rest));
+        assertEquals(80, reportOf(h).getUpdates());
+    }
+
+    private ContributionData chunk(ContributionData c, boolean last) {
+        ContributionData chunk = new ContributionData(c.shard(), c.partition(), c.lower(), c.upper(), c.updates(),
+            c.closedAtMs(), last);
+        rowsOf.put(chunk, rowsOf.get(c));
+        return chunk;
     }
 
     @Test

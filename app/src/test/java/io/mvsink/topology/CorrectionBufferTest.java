@@ -30,6 +30,32 @@ class CorrectionBufferTest {
     }
 
     @Test
+    void shouldReadARangeInChunksThatTogetherAreTheWholeRange() {
+        for (int i = 0; i < 50; i++) {
+            buffer.add(100 + i % 7, 1, new byte[] {(byte) i, 1, 2, 3}, i + 1);
+        }
+        buffer.add(2_000, 1, A, 1); // above the range
+        List<Update> whole = buffer.range(0, 1000);
+        assertEquals(50, whole.size());
+
+        List<Update> chunked = new java.util.ArrayList<>();
+        byte[] from = null;
+        int chunks = 0;
+        do {
+            var chunk = buffer.read(0, 1000, from, 40); // 4-byte rows + 10: three updates a chunk
+            assertTrue(chunk.updates().size() <= 3, "a chunk stops once it reaches the bytes asked for");
+            chunked.addAll(chunk.updates());
+            from = chunk.next();
+            chunks++;
+        } while (from != null);
+        assertEquals(17, chunks);
+        assertEquals(whole.size(), chunked.size());
+        for (int i = 0; i < whole.size(); i++) {
+            assertUpdate(chunked.get(i), whole.get(i).time(), whole.get(i).schemaId(), whole.get(i).row(), whole.get(i).diff());
+        }
+    }
+
+    @Test
     void shouldConsolidateSameRowAndTime() {
         buffer.add(100, 1, A, 1);
         buffer.add(100, 1, A, 2);

@@ -1,0 +1,113 @@
+package io.mvsink.protocol;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mvsink.avro.Batch;
+import io.mvsink.batch.CoalescingMode;
+import io.mvsink.batch.PartEncoder;
+import io.mvsink.batch.ShardSink;
+import io.mvsink.batch.TestUpdates;
+import io.mvsink.batch.Update;
+import io.mvsink.metrics.ShardMetrics;
+import io.mvsink.produce.Workload;
+import io.mvsink.registry.InMemorySchemaRegistry;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.utils.MockTime;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A task's side of the protocol against a real registry: a large range is handed over in chunks
+ * (never read whole into the heap), under back-pressure too, and the batch holds all of it.
+ */
+class ContributorTest {
+    private static final long W = 1000;
+    private static final int UPDATES = 600;
+
+    private final MockTime time = new MockTime();
+    private final ShardMetrics metrics = new ShardMetrics("s");
+    private final GatedBlobStore blobs = new GatedBlobStore();
+    private final InMemorySchemaRegistry schemas = new InMemorySchemaRegistry();
+    private final int schemaId = schemas.register("s-value", Workload.ROW_SCHEMA);
+    private final List<Update> buffered = new ArrayList<>();
+    /** The updates of each read, as the contributor asked for them. */
+    private final List<Integer> reads = new ArrayList<>();
+    private final List<Batch> reported = new ArrayList<>();
+    private SharedBatchRegistry registry;
+
+    @AfterEach
+    void stop() {
+        blobs.release();
+        registry.close();
+    }
+
+    @Test
+    void shouldHandALargeRangeOverInChunksOfTheRegistrysSize() {
+        start(8_192); // chunks of 1 KiB
+        for (int i = 0; i < UPDATES; i++) {
+            buffered.add(TestUpdates.update(schemaId, TestUpdates.row(i, "category-" + i % 5, i), i % W, 1));
+        }
+        Contributor task = new Contributor(registry, "s", 0, W, 60_000, time, metrics, BufferedBytes.NONE, 0, 0);
+
+        task.contribute(0, W, this::read);
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            task.tick(0, W, this::read, (report, upper) -> reported.add(report.batch()));
+            return !reported.isEmpty();
+        });
+
+        assertTrue(reads.size() > 10, "read in chunks, not whole: " + reads);
+        long biggest = reads.stream().mapToLong(Integer::longValue).max().orElseThrow();
+        assertTrue(biggest * 25 < 2 * registry.chunkBytes(), "no chunk much over the registry's chunk size: " + reads);
+        assertEquals(UPDATES, reads.stream().mapToInt(Integer::intValue).sum());
+        assertEquals(1, reported.size());
+        assertEquals(UPDATES, reported.get(0).getUpdates());
+        assertEquals(UPDATES, reported.get(0).getContributions().get(0).getUpdates());
+    }
+
+    @Test
+    void shouldStopAtAFullQueueMidRangeAndHandOverTheRestLater() {
+        start(4_096); // chunks of 1 KiB, a queue of about four
+        for (int i = 0; i < UPDATES; i++) {
+            buffered.add(TestUpdates.update(schemaId, TestUpdates.row(i, "c", i), i % W, 1));
+        }
+        Contributor task = new Contributor(registry, "s", 0, W, 60_000, time, metrics, BufferedBytes.NONE, 0, 0);
+        blobs.hold(); // the builder stops at its first part write: the queue fills
+
+        task.contribute(0, W, this::read);
+        int readsWhileHeld = reads.size();
+        assertTrue(readsWhileHeld < 10, "the task stops handing over at the queue's bound: " + reads);
+        assertTrue(registry.queuedBytes() <= 4_096 + 2 * registry.chunkBytes(), "queued: " + registry.queuedBytes());
+
+        blobs.release();
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            task.tick(0, W, this::read, (report, upper) -> reported.add(report.batch()));
+            return !reported.isEmpty();
+        });
+        assertEquals(UPDATES, reported.get(0).getUpdates(), "the rest was handed over once the queue drained");
+    }
+
+    private void start(long maxQueuedBytes) {
+        registry = new SharedBatchRegistry(CoalescingMode.NONE, blobs, schemas, new PartEncoder("null", 1),
+            time, 1_000, maxQueuedBytes, 1);
+        registry.addShard(new ShardSink("s", "s/", "test-consensus/s", metrics));
+    }
+
+    /** The buffer: positions are indexes into {@link #buffered}. */
+    private Contributor.Chunk read(long lower, long upper, byte[] from, long maxBytes) {
+        int i = from == null ? 0 : ByteBuffer.wrap(from).getInt();
+        List<Update> chunk = new ArrayList<>();
+        long bytes = 0;
+        while (i < buffered.size() && bytes < maxBytes) {
+            Update u = buffered.get(i++);
+            chunk.add(u);
+            bytes += u.row().length + 10;
+        }
+        reads.add(chunk.size());
+        return new Contributor.Chunk(chunk, i < buffered.size() ? ByteBuffer.allocate(4).putInt(i).array() : null);
+    }
+}
