@@ -49,11 +49,13 @@ public final class Contributor {
     }
 
     /**
-     * A contribution whose first chunks are handed over and whose rest is still in the buffer.
+     * A range being handed over chunk by chunk.
      *
-     * @param refused a chunk already read that the registry refused (handed over first); or null
+     * @param handle the registry's answer to its first chunk; null until the registry took it
+     * @param next where the next chunk starts in the buffer
+     * @param held a chunk already read that the registry refused: handed over first, never read again
      */
-    private record Open(Handle handle, Range range, byte[] next, ContributionData refused) {
+    private record Open(Range range, Handle handle, byte[] next, ContributionData held) {
     }
 
     /** Reports a batch the task owns, from its stream thread, in its transaction. */
@@ -183,36 +185,21 @@ public final class Contributor {
         copiesBelow = Math.min(below, copiesFrom + most);
     }
 
-    /**
-     * Offers the range, its first chunk now and the rest as the registry takes it; false if the
-     * registry refused the first chunk (back-pressure: the range is offered again later).
-     */
+    /** Offers the range; false if the registry refused some chunk of it (back-pressure: the rest follows later). */
     private boolean offer(Range range, Buffer buffer) {
-        long now = time.milliseconds();
-        Chunk first = buffer.read(range.lower(), range.upper(), null, registry.chunkBytes());
-        ContributionData data = new ContributionData(shard, partition, range.lower(), range.upper(),
-            first.updates(), now, first.next() == null);
-        Optional<Handle> handle = registry.contribute(data);
-        if (handle.isEmpty()) {
-            return false;
-        }
-        inFlight.addLast(handle.get());
-        unsealed.addLast(new long[] {range.upper(), now});
-        metrics.contributed();
-        if (first.next() != null) {
-            open = new Open(handle.get(), range, first.next(), null);
-        }
+        open = new Open(range, null, null, null);
         return handOverRest(buffer);
     }
 
     /**
-     * Hands over the rest of the open contribution, a chunk at a time, as far as the registry
-     * takes it; true once nothing of it is left to hand over.
+     * Hands over the open range, a chunk at a time, as far as the registry takes it; true once
+     * nothing of it is left to hand over. A refused chunk is kept, so that back-pressure costs no
+     * second read of the buffer (issue 12 item 12), and a full queue no read at all.
      */
     private boolean handOverRest(Buffer buffer) {
         while (open != null) {
             Range range = open.range();
-            ContributionData data = open.refused();
+            ContributionData data = open.held();
             byte[] next = open.next();
             if (data == null) {
                 if (!registry.accepting()) {
@@ -223,11 +210,22 @@ public final class Contributor {
                     time.milliseconds(), chunk.next() == null);
                 next = chunk.next();
             }
-            if (!registry.more(open.handle(), data)) {
-                open = new Open(open.handle(), range, next, data); // kept: one chunk of heap, not read again
+            Handle handle = open.handle();
+            if (handle == null) {
+                Optional<Handle> taken = registry.contribute(data);
+                if (taken.isEmpty()) {
+                    open = new Open(range, null, next, data);
+                    return false;
+                }
+                handle = taken.get();
+                inFlight.addLast(handle);
+                unsealed.addLast(new long[] {range.upper(), data.closedAtMs()});
+                metrics.contributed();
+            } else if (!registry.more(handle, data)) {
+                open = new Open(range, handle, next, data);
                 return false;
             }
-            open = data.last() ? null : new Open(open.handle(), range, next, null);
+            open = data.last() ? null : new Open(range, handle, next, null);
         }
         return true;
     }

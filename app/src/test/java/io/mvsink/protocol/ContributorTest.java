@@ -91,6 +91,35 @@ class ContributorTest {
         assertEquals(UPDATES, reported.get(0).getUpdates(), "the rest was handed over once the queue drained");
     }
 
+    @Test
+    void shouldNotReadARangeFromItsBufferWhileTheQueueIsFull() {
+        start(4_096);
+        for (int i = 0; i < UPDATES; i++) {
+            buffered.add(TestUpdates.update(schemaId, TestUpdates.row(i, "c", i), i % W, 1));
+        }
+        Contributor filling = new Contributor(registry, "s", 0, W, 60_000, time, metrics, BufferedBytes.NONE, 0, 0);
+        Contributor waiting = new Contributor(registry, "s", 1, W, 60_000, time, metrics, BufferedBytes.NONE, 0, 0);
+        blobs.hold();
+        filling.contribute(0, W, this::read);
+        waiting.tick(0, W, this::read, (report, upper) -> reported.add(report.batch()));
+        int readsBefore = reads.size();
+
+        for (int tick = 0; tick < 5; tick++) {
+            waiting.tick(0, W, this::read, (report, upper) -> reported.add(report.batch()));
+            filling.tick(0, W, this::read, (report, upper) -> reported.add(report.batch()));
+        }
+
+        assertEquals(readsBefore, reads.size(),
+            "issue 12 item 12: while the queue is full, no tick reads a range again (a refused chunk is kept)");
+        blobs.release();
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            waiting.tick(0, W, this::read, (report, upper) -> reported.add(report.batch()));
+            filling.tick(0, W, this::read, (report, upper) -> reported.add(report.batch()));
+            return reported.size() == 2;
+        });
+        assertEquals(2 * UPDATES, reads.stream().mapToInt(Integer::intValue).sum(), "every update read once");
+    }
+
     private void start(long maxQueuedBytes) {
         registry = new SharedBatchRegistry(CoalescingMode.NONE, blobs, schemas, new PartEncoder("null", 1),
             time, 1_000, maxQueuedBytes, 1);
