@@ -1,0 +1,53 @@
+package io.mvsink.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The runnable jar as the build leaves it (issue 13): under 50 MB, RocksDB's native library for
+ * exactly the platforms the README names, a manifest that says its version and that it is
+ * multi-release, and the dependencies' NOTICE files merged into one.
+ */
+class RunnableJarIT {
+    private static final Path JAR = Path.of("target", "mvsink.jar");
+
+    @Test
+    void shouldBeSmallAndCarryTheNativesOfTheSupportedPlatformsOnly() throws IOException {
+        assertTrue(Files.size(JAR) < 50L * 1024 * 1024, "mvsink.jar is " + Files.size(JAR) + " bytes");
+        try (JarFile jar = new JarFile(JAR.toFile())) {
+            for (String kept : List.of("librocksdbjni-linux64.so", "librocksdbjni-linux-aarch64.so",
+                    "librocksdbjni-osx-x86_64.jnilib", "librocksdbjni-osx-arm64.jnilib")) {
+                assertNotNull(jar.getEntry(kept), kept);
+            }
+            long others = jar.stream().filter(e -> e.getName().startsWith("librocksdbjni-")).count();
+            assertEquals(4, others, "RocksDB natives other than the four supported platforms'");
+        }
+    }
+
+    @Test
+    void shouldSayItsVersionAndMergeTheNotices() throws IOException {
+        try (JarFile jar = new JarFile(JAR.toFile())) {
+            Manifest manifest = jar.getManifest();
+            assertEquals("true", manifest.getMainAttributes().getValue("Multi-Release"));
+            assertNotNull(manifest.getMainAttributes().getValue("Implementation-Version"));
+            assertEquals("io.mvsink.cli.Main", manifest.getMainAttributes().getValue("Main-Class"));
+            String notice = new String(jar.getInputStream(jar.getEntry("META-INF/NOTICE")).readAllBytes(),
+                StandardCharsets.UTF_8);
+            assertTrue(notice.contains("Jackson") && notice.contains("Apache Commons"),
+                "one NOTICE with every dependency's notices:\n" + notice);
+            assertNotNull(jar.getEntry("META-INF/LICENSE"));
+            String kafka = new String(jar.getInputStream(jar.getEntry("NOTICE")).readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(kafka.contains("Apache Kafka"), "Apache Kafka's NOTICE:\n" + kafka);
+        }
+    }
+}
