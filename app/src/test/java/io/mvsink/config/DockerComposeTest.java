@@ -96,20 +96,46 @@ class DockerComposeTest {
     }
 
     @Test
-    void shouldPublishTheJmxPort() {
-        String javaOptions = dockerfile.env().get("JDK_JAVA_OPTIONS");
+    void shouldStartNoRemoteJmxInTheImageByDefault() {
+        String javaOptions = dockerfile.env().getOrDefault("JDK_JAVA_OPTIONS", "");
+        assertFalse(javaOptions.contains("jmxremote"), "the image opens no JMX port by itself: " + javaOptions);
+        assertFalse(dockerfile.instructions("EXPOSE").contains("9999"), "no JMX port exposed");
+    }
+
+    @Test
+    void shouldOptIntoJmxOnlyInTheLocalStackAndOnlyOnLoopback() {
+        String javaOptions = compose.at("/services/mvsink/environment/JDK_JAVA_OPTIONS").asText();
         String port = property(javaOptions, "com.sun.management.jmxremote.port");
         assertEquals(port, property(javaOptions, "com.sun.management.jmxremote.rmi.port"), "one port for JMX and RMI");
-        assertTrue(dockerfile.instructions("EXPOSE").contains(port), "EXPOSE " + port);
-        assertTrue(texts(compose.at("/services/mvsink/ports")).contains(port + ":" + port), "published " + port);
+        assertTrue(texts(compose.at("/services/mvsink/ports")).contains("127.0.0.1:" + port + ":" + port),
+            "JMX published on the host's loopback only");
+    }
+
+    @Test
+    void shouldPublishEveryPortOnTheHostsLoopbackOnly() {
+        compose.path("services").fields().forEachRemaining(service -> service.getValue().path("ports").forEach(
+            port -> assertTrue(port.asText().startsWith("127.0.0.1:"),
+                service.getKey() + " publishes " + port.asText() + " on every interface")));
+    }
+
+    @Test
+    void shouldPinItsBaseImagesAndLabelTheImage() {
+        for (String from : dockerfile.instructions("FROM")) {
+            String image = from.split(" ")[0];
+            assertTrue(image.matches(".+:\\d+\\.\\d+\\.\\d+.*"), "base image pinned to an exact version: " + image);
+        }
+        for (String label : List.of("org.opencontainers.image.title", "org.opencontainers.image.description",
+                "org.opencontainers.image.version", "org.opencontainers.image.base.name")) {
+            assertTrue(dockerfile.instructions("LABEL").stream().anyMatch(l -> l.contains(label)), "LABEL " + label);
+        }
     }
 
     @Test
     void shouldBuildInOneStageAndRunTheJarAsNonRootInAnother() throws IOException {
         List<String> stages = dockerfile.instructions("FROM");
         assertEquals(2, stages.size(), stages.toString());
-        assertTrue(stages.get(0).matches("maven:3\\.9-eclipse-temurin-17 AS build"), stages.get(0));
-        assertEquals("eclipse-temurin:17-jre", stages.get(1));
+        assertTrue(stages.get(0).matches("maven:3\\.9\\.\\d+-eclipse-temurin-17 AS build"), stages.get(0));
+        assertTrue(stages.get(1).matches("eclipse-temurin:17\\.0\\.\\d+_\\d+-jre-jammy"), stages.get(1));
 
         List<String> users = dockerfile.runtimeInstructions("USER");
         assertFalse(users.isEmpty(), "the runtime stage sets a USER");
