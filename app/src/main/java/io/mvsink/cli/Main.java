@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "mvsink", mixinStandardHelpOptions = true, version = "mvsink 0.1.0",
     description = "Sinks a stream of view corrections into Azure Blob Storage as coalesced, sealed batches.",
     subcommands = {RunCommand.class, ProduceCommand.class, SnapshotCommand.class, GcCommand.class, DemoCommand.class,
-        BenchCommand.class, OptionsCommand.class, TopologyCommand.class})
+        BenchCommand.class, OptionsCommand.class, TopologyCommand.class, HealthCommand.class})
 public final class Main {
 
     public static void main(String[] args) {

@@ -3,6 +3,8 @@ package io.mvsink.cli;
 import io.mvsink.MvsinkApp;
 import io.mvsink.Wiring;
 import io.mvsink.config.MvsinkConfig;
+import io.mvsink.ops.Health;
+import io.mvsink.ops.OpsServer;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -23,8 +25,12 @@ final class RunCommand implements Callable<Integer> {
         MvsinkApp.Dependencies deps = Wiring.dependencies(config);
         MvsinkApp app = new MvsinkApp(config, deps);
         CountDownLatch stopped = new CountDownLatch(1);
+        OpsServer ops = opsServer(config, app);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             System.err.println("mvsink: stopping shard " + config.shard() + " (committing, closing builders)");
+            if (ops != null) {
+                ops.close();
+            }
             app.close(Duration.ofSeconds(30));
             deps.close();
             System.err.println("mvsink: stopped shard " + config.shard());
@@ -41,6 +47,19 @@ final class RunCommand implements Callable<Integer> {
             stopped.await(1, java.util.concurrent.TimeUnit.SECONDS);
         }
         return 0;
+    }
+
+    /** The HTTP endpoint of http.port, or null when it is 0. */
+    static OpsServer opsServer(MvsinkConfig config, MvsinkApp app) {
+        int port = config.getInt(MvsinkConfig.HTTP_PORT);
+        if (port == 0) {
+            return null;
+        }
+        long stallMs = config.getLong(MvsinkConfig.HEALTH_SEAL_STALL_MS);
+        OpsServer server = OpsServer.start(port, live -> Health.of(app.state(), app.metrics().sealProgress(),
+            System.currentTimeMillis(), stallMs, live));
+        System.err.println("mvsink: health at http://<host>:" + server.port() + "/health");
+        return server;
     }
 
     /** The message of the innermost cause (Kafka Streams wraps what a processor threw). */

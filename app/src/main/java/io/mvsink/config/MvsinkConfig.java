@@ -60,6 +60,8 @@ public final class MvsinkConfig extends AbstractConfig {
     public static final String ROLLUP_APPENDS = "consensus.rollup.appends";
     public static final String GC_GRACE_MS = "gc.grace.ms";
     public static final String GC_INTERVAL_MS = "gc.interval.ms";
+    public static final String HTTP_PORT = "http.port";
+    public static final String HEALTH_SEAL_STALL_MS = "health.seal.stall.ms";
     public static final String STREAMS_PREFIX = "streams.";
 
     public static final String MODE_NONE = "none";
@@ -174,7 +176,14 @@ public final class MvsinkConfig extends AbstractConfig {
                 + "appender never seals a batch closed more than half of it ago.")
         .define(GC_INTERVAL_MS, Type.LONG, 300_000L, between(0L, 7L * 86_400_000L), Importance.LOW,
             "How often an app runs blob garbage collection by itself (0: never; the gc command runs it "
-                + "by hand).");
+                + "by hand).")
+        .define(HTTP_PORT, Type.INT, 0, between(0, 65_535), Importance.MEDIUM,
+            "Port of run's HTTP endpoint for health checks (GET /health: stream threads running and seals "
+                + "advancing; GET /health/live: stream threads only), on every interface; 0 turns it off. "
+                + "The health command asks it.")
+        .define(HEALTH_SEAL_STALL_MS, Type.LONG, 600_000L, between(1_000L, 7L * 86_400_000L), Importance.LOW,
+            "GET /health says DOWN when a local task has closed input above the shard's sealed upper and the "
+                + "sealed upper has not risen for this long (idle input never counts as a stall).");
 
     public MvsinkConfig(Map<?, ?> props) {
         super(DEFINITION, props, false);

@@ -45,6 +45,8 @@ public final class ShardMetrics {
     /** Approximate correction buffer entries by partition, as each local task last reported them. */
     private final Map<Integer, Long> bufferEntries = new ConcurrentHashMap<>();
 
+    private final SealProgress sealProgress = new SealProgress();
+
     public ShardMetrics(String shard) {
         this.shard = shard;
     }
@@ -157,4 +159,6 @@ public final class ShardMetrics {
     public long rollups() { return rollups.sum(); }
     public long rollupsSkipped() { return rollupsSkipped.sum(); }
     public long liveBatches() { return liveBatches; }
+    /** Where the shard's seals stand as this JVM's tasks see them. */
+    public SealProgress sealProgress() { return sealProgress; }
 }

@@ -136,6 +136,7 @@ public final class Contributor {
      * contributes what is due.
      */
     public void tick(long sealed, long closed, Buffer buffer, Reporter reporter) {
+        metrics.sealProgress().observed(partition, sealed, closed, time.milliseconds());
         registry.tick();
         pollHandles(reporter);
         recontributeIfOwnerLeft(sealed);
@@ -154,6 +155,7 @@ public final class Contributor {
         unsealed.clear();
         open = null;
         registry.deregister(shard, partition);
+        metrics.sealProgress().left(partition);
     }
 
     /**

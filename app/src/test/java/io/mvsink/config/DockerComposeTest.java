@@ -119,6 +119,17 @@ class DockerComposeTest {
     }
 
     @Test
+    void shouldCheckItsHealthWithTheHealthCommandOnTheHttpPort() {
+        String port = dockerfile.env().get("MVSINK_HTTP_PORT");
+        assertTrue(port != null && Integer.parseInt(port) > 0, "the image turns the health endpoint on");
+        assertTrue(dockerfile.instructions("EXPOSE").contains(port), "EXPOSE " + port);
+        List<String> checks = dockerfile.runtimeInstructions("HEALTHCHECK");
+        assertEquals(1, checks.size(), checks.toString());
+        assertTrue(checks.get(0).contains("/app/mvsink.jar health"), checks.get(0));
+        assertTrue(checks.get(0).contains("JDK_JAVA_OPTIONS= "), "the check's JVM takes no JMX port: " + checks.get(0));
+    }
+
+    @Test
     void shouldPinItsBaseImagesAndLabelTheImage() {
         for (String from : dockerfile.instructions("FROM")) {
             String image = from.split(" ")[0];

@@ -1,0 +1,74 @@
+package io.mvsink.it;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mvsink.cli.Main;
+import io.mvsink.local.LocalStack;
+import io.mvsink.local.LocalStackExtension;
+import io.mvsink.produce.CorrectionProducer;
+import io.mvsink.produce.Workload;
+import io.mvsink.produce.WorkloadRunner;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.common.utils.Time;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The health endpoint of {@code mvsink run} (issue 13) as a container's health check uses it: the
+ * health command exits 0 while the app runs and its seals follow the input, the sealed upper it
+ * reports rises with the workload, and it exits 1 once the app is gone.
+ */
+@ExtendWith(LocalStackExtension.class)
+class HealthIT {
+    private static final Pattern SEALED = Pattern.compile("\"sealedUpper\":(-?\\d+)");
+
+    @Test
+    void shouldSayUpWhileTheSinkRunsAndSealsAndDownOnceItIsGone(LocalStack stack) throws Exception {
+        try (SinkHarness sink = new SinkHarness(stack, 2, new Properties());
+             CorrectionProducer producer = sink.producer()) {
+            int port = ChildJmx.freePort();
+            String url = "http://127.0.0.1:" + port + "/health";
+            ChildApp app = ChildApp.start(sink, "health", List.of(),
+                List.of("--set", "num.stream.threads=2", "--set", "http.port=" + port));
+            try {
+                await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> Main.execute("health", "--url", url) == 0);
+
+                WorkloadRunner runner = new WorkloadRunner(producer, new Workload(81, 100, 0.3), Time.SYSTEM);
+                runner.run(400, 2_000, 2_000, 100, n -> { });
+                long target = runner.sealThrough(500);
+                sink.awaitUpper(target);
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                    String answer = health(url);
+                    assertTrue(answer.contains("\"status\":\"UP\""), answer);
+                    Matcher m = SEALED.matcher(answer);
+                    assertTrue(m.find() && Long.parseLong(m.group(1)) >= target, "the sealed upper it saw: " + answer);
+                });
+            } finally {
+                app.kill();
+            }
+            assertEquals(1, Main.execute("health", "--url", url), "nobody answers: unhealthy");
+        }
+    }
+
+    private static String health(String url) {
+        PrintStream out = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            Main.execute("health", "--url", url);
+        } finally {
+            System.setOut(out);
+        }
+        return captured.toString(StandardCharsets.UTF_8);
+    }
+}
