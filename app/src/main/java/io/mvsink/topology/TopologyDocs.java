@@ -1,7 +1,6 @@
 package io.mvsink.topology;
 
 import io.mvsink.metrics.ShardMetrics;
-import io.mvsink.registry.InMemorySchemaRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.utils.Time;
@@ -21,10 +20,10 @@ public final class TopologyDocs {
     private TopologyDocs() {
     }
 
-    /** The topology built with example topics and no live collaborators (only described, never run). */
+    /** The topology built with example topics and no collaborators at all (no registry, no batches): only described, never run. */
     public static Topology example() {
         SinkContext described = new SinkContext("corrections", "corrections-value", 1000, 1, 100, 60_000,
-            1 << 20, Time.SYSTEM, new ShardMetrics("corrections"), null, new InMemorySchemaRegistry());
+            1 << 20, Time.SYSTEM, new ShardMetrics("corrections"), null, null);
         return SinkTopology.build(EXAMPLE_TOPICS, described);
     }
 
