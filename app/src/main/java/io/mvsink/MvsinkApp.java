@@ -35,6 +35,7 @@ import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -61,6 +62,7 @@ public final class MvsinkApp implements AutoCloseable {
     private ShardJmx jmx;
     private ExecutorService compactor;
     private Admin admin;
+    private DepartedTransactions departed;
     private volatile Throwable failure;
 
     /**
@@ -134,6 +136,7 @@ public final class MvsinkApp implements AutoCloseable {
         jmx = ShardJmx.register(shard, new ShardMBean(deps.metrics(), new BuilderGauges(() -> batches.queuedBytes(shard),
             () -> batches.liveBatches(shard), batches::queuedBytes, batches::liveBatches), DeadLetterReason.ALL));
         streams.start();
+        departed = DepartedTransactions.start(admin, config.applicationId());
         gc = GcService.start(config, deps.blobs(), deps.metrics(), deps.time());
         LOG.info("shard {}: started over {} partitions of {}", config.shard(), partitions, topics.corrections());
     }
@@ -213,7 +216,10 @@ public final class MvsinkApp implements AutoCloseable {
         if (gc != null) {
             gc.close(timeout.compareTo(GC_STOP) < 0 ? timeout : GC_STOP);
         }
-        if (streams != null && !streams.close(timeout)) {
+        if (departed != null) {
+            departed.close();
+        }
+        if (streams != null && !streams.close(closeOptions(timeout))) {
             LOG.warn("shard {}: stream threads did not stop within {}", config.shard(), timeout);
         }
         if (jmx != null) {
@@ -234,6 +240,17 @@ public final class MvsinkApp implements AutoCloseable {
     @Override
     public void close() {
         close(Duration.ofSeconds(30));
+    }
+
+    /**
+     * A dynamic member leaves the group as it stops, so its tasks move at once; Kafka Streams' default
+     * keeps it in the group until its session times out (ProcessKillIT: a SIGTERM'd instance's tasks
+     * waited the 6 s session timeout). A static member ({@code group.instance.id}) keeps the default.
+     */
+    private CloseOptions closeOptions(Duration timeout) {
+        boolean staticMember = config.streamsOverrides().keySet().stream().anyMatch(k -> k.endsWith("group.instance.id"));
+        return CloseOptions.timeout(timeout).withGroupMembershipOperation(staticMember
+            ? CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP : CloseOptions.GroupMembershipOperation.LEAVE_GROUP);
     }
 
     /**
