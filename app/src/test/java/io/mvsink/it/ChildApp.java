@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 final class ChildApp implements AutoCloseable {
     private final Process process;
     private final Path log;
+    private volatile long endedAtMs;
 
     private ChildApp(Process process, Path log) {
         this.process = process;
@@ -39,15 +40,27 @@ final class ChildApp implements AutoCloseable {
         return Files.readString(log);
     }
 
+    Path logFile() {
+        return log;
+    }
+
+    /** Wall-clock time at which the fleet killed or stopped it; 0 while it runs. */
+    long endedAtMs() {
+        return endedAtMs;
+    }
+
     /** Sends SIGTERM and waits up to {@code timeout}; true if the process ended in time. */
     boolean terminate(Duration timeout) throws Exception {
         process.destroy();
-        return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        boolean ended = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        endedAtMs = System.currentTimeMillis();
+        return ended;
     }
 
     /** Sends SIGKILL (kill -9: no shutdown hook, nothing committed or closed) and waits until the process is gone. */
     void kill() throws Exception {
         process.destroyForcibly();
+        endedAtMs = System.currentTimeMillis();
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
             throw new IllegalStateException("mvsink run (pid " + process.pid() + ") survived SIGKILL for 30 s");
         }

@@ -23,6 +23,7 @@ final class ChildFleet implements AutoCloseable {
     private final List<String> args;
     private final ObjectName shard;
     private final Slot[] slots;
+    private final List<ChildApp> everyChild = new ArrayList<>();
     private long stoppedOrphans;
     private int stoppedUnread;
 
@@ -61,6 +62,12 @@ final class ChildFleet implements AutoCloseable {
         List<String> childArgs = new ArrayList<>(args);
         childArgs.addAll(List.of("--set", MvsinkConfig.STATE_DIR + "=" + sink.config(index).getString(MvsinkConfig.STATE_DIR)));
         slot.child = ChildApp.start(sink, "slot" + index + "-" + slot.starts++, jvm, childArgs);
+        everyChild.add(slot.child);
+    }
+
+    /** Every child the fleet started, in start order. */
+    List<ChildApp> everyChild() {
+        return List.copyOf(everyChild);
     }
 
     /** SIGKILL to the child of slot {@code index}, after a last orphan reading; the slot is empty afterwards. */

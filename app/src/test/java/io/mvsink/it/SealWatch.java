@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -27,6 +28,7 @@ final class SealWatch implements AutoCloseable {
     private volatile long upper;
     private volatile long lastAdvanceNanos = System.nanoTime();
     private volatile long longestStallNanos;
+    private final List<Long> advancesMs = new CopyOnWriteArrayList<>();
 
     SealWatch(Map<String, Object> clientProps, String topic, String shard) {
         Map<String, Object> props = new HashMap<>(clientProps);
@@ -74,7 +76,13 @@ final class SealWatch implements AutoCloseable {
         }
     }
 
+    /** Wall-clock times of the appends that advanced the upper. */
+    List<Long> advancesMs() {
+        return List.copyOf(advancesMs);
+    }
+
     private void advance(long to) {
+        advancesMs.add(System.currentTimeMillis());
         long now = System.nanoTime();
         if (upper > 0) {
             longestStallNanos = Math.max(longestStallNanos, now - lastAdvanceNanos);
