@@ -41,6 +41,9 @@ public final class Wiring {
      * The blob store of {@code config}, reached by the one way {@link BlobAccess} allows with the
      * options and {@code env}. With account credentials the container is created if missing; a
      * (container) SAS token cannot create it, so it must exist.
+     *
+     * @throws org.apache.kafka.common.config.ConfigException naming the options (or variables) the
+     *     storage client refused, never their values
      */
     public static AzureBlobStore blobs(MvsinkConfig config, Map<String, String> env) {
         BlobAccess access = config.blobAccess(env);
@@ -50,7 +53,12 @@ public final class Wiring {
                 : BlobStoreSettings.fromSasToken(access.endpoint(), access.sasToken(), container))
             .withRetries(config.getInt(MvsinkConfig.BLOB_MAX_ATTEMPTS), BlobStoreSettings.DEFAULT_INITIAL_BACKOFF,
                 BlobStoreSettings.DEFAULT_MAX_BACKOFF);
-        AzureBlobStore store = new AzureBlobStore(settings);
+        AzureBlobStore store;
+        try {
+            store = new AzureBlobStore(settings);
+        } catch (IllegalArgumentException refused) {
+            throw access.invalid(refused);
+        }
         if (access.isAccount()) {
             store.ensureContainer();
         }

@@ -4,6 +4,7 @@ import io.mvsink.Wiring;
 import io.mvsink.batch.CoalescingMode;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.config.MvsinkConfig;
+import io.mvsink.console.ProgressLine;
 import io.mvsink.consensus.ConsensusReader;
 import io.mvsink.consensus.ShardState;
 import io.mvsink.local.LocalStack;
@@ -120,15 +121,16 @@ final class CatchUpRunner {
              ChildJvm child = ChildJvm.start(appId, jvm, "io.mvsink.cli.Main", List.of("run", "--config", file.toString()),
                  work.resolve(appId + ".log"))) {
             long[] printed = {System.nanoTime()};
+            ProgressLine progress = ProgressLine.onStderr();
             boolean done = await(child, () -> follower.upper() >= target, () -> {
                 follower.poll(POLL);
                 if (System.nanoTime() - printed[0] > 1_000_000_000L) {
-                    System.err.printf("\r[%s %4.0f s] upper %d of %d | seals %d | batches %d   ", appId,
-                        secondsSince(child.launchedNanos()), follower.upper(), target, follower.seals(), follower.batches());
+                    progress.update(String.format("[%s %4.0f s] upper %d of %d | seals %d | batches %d", appId,
+                        secondsSince(child.launchedNanos()), follower.upper(), target, follower.seals(), follower.batches()));
                     printed[0] = System.nanoTime();
                 }
             });
-            System.err.println();
+            progress.end();
             double seconds = secondsSince(child.launchedNanos());
             double fromFirst = follower.firstAppendNanos() < 0 ? Double.NaN : secondsSince(follower.firstAppendNanos());
             Map<String, Object> jmx = child.isAlive() ? RemoteShardMetrics.read(jmxPort, config.shard()) : Map.of();

@@ -1,5 +1,6 @@
 package io.mvsink.bench;
 
+import io.mvsink.console.ProgressLine;
 import io.mvsink.produce.CorrectionProducer;
 import io.mvsink.produce.Workload;
 
@@ -17,6 +18,7 @@ final class Preload {
     static long send(CorrectionProducer producer, Workload workload, PreloadPlan plan) {
         long sent = 0;
         long reportAt = System.nanoTime();
+        ProgressLine progress = ProgressLine.onStderr();
         for (int step = 0; step < plan.steps(); step++) {
             for (int j = 0; j < plan.updatesIn(step); j++) {
                 Workload.Correction c = workload.next();
@@ -25,13 +27,13 @@ final class Preload {
             }
             producer.progress(plan.upperAfter(step));
             if (System.nanoTime() > reportAt) {
-                System.err.printf("\rbench: preloading %d / %d updates   ", sent, plan.updates());
+                progress.update("bench: preloading " + sent + " / " + plan.updates() + " updates");
                 reportAt = System.nanoTime() + 1_000_000_000L;
             }
         }
         producer.flush();
-        System.err.printf("\rbench: preloaded %d updates in %d steps, progress up to %d%n", sent, plan.steps(),
-            plan.finalUpper());
+        progress.finish("bench: preloaded " + sent + " updates in " + plan.steps() + " steps, progress up to "
+            + plan.finalUpper());
         return sent;
     }
 }

@@ -3,6 +3,7 @@ package io.mvsink.cli;
 import io.mvsink.MvsinkApp;
 import io.mvsink.Wiring;
 import io.mvsink.config.MvsinkConfig;
+import io.mvsink.console.ProgressLine;
 import io.mvsink.consensus.ConsensusReader;
 import io.mvsink.consensus.ShardState;
 import io.mvsink.local.LocalStack;
@@ -67,14 +68,16 @@ final class DemoCommand implements Callable<Integer> {
                 CompletableFuture<Long> producing = CompletableFuture.supplyAsync(
                     () -> runner.run(rate, durationSeconds * 1000, Long.MAX_VALUE, 200, n -> { }));
                 long start = System.currentTimeMillis();
+                ProgressLine progress = ProgressLine.onStderr();
                 while (!producing.isDone()) {
-                    progressLine(app.metrics(), deps.blobs().writeRequests(), start);
+                    progress.update(progressLine(app.metrics(), deps.blobs().writeRequests(), start));
                     Thread.sleep(1000);
                 }
                 long sent = producing.join();
                 long upper = runner.sealThrough(config.batchIntervalMs());
-                ShardState state = awaitSeal(config, stack, upper, app.metrics(), deps.blobs().writeRequests(), start);
-                System.err.println();
+                ShardState state = awaitSeal(config, stack, upper, () -> progress.update(
+                    progressLine(app.metrics(), deps.blobs().writeRequests(), start)));
+                progress.end();
                 Map<String, Long> snapshot = new SnapshotReader(deps.blobs(), deps.registry(),
                     config.correctionsTopic() + "-value").read(state, state.upper() - 1);
                 Map<String, Long> model = new TreeMap<>();
@@ -96,8 +99,8 @@ final class DemoCommand implements Callable<Integer> {
         return props;
     }
 
-    private static ShardState awaitSeal(MvsinkConfig config, LocalStack stack, long upper, ShardMetrics metrics,
-                                        long blobWrites, long start) throws InterruptedException {
+    private static ShardState awaitSeal(MvsinkConfig config, LocalStack stack, long upper, Runnable showProgress)
+        throws InterruptedException {
         Map<String, Object> props = Map.of("bootstrap.servers", stack.bootstrapServers());
         long deadline = System.currentTimeMillis() + 120_000;
         while (true) {
@@ -105,13 +108,13 @@ final class DemoCommand implements Callable<Integer> {
             if (state.upper() >= upper || System.currentTimeMillis() > deadline) {
                 return state;
             }
-            progressLine(metrics, blobWrites, start);
+            showProgress.run();
             Thread.sleep(500);
         }
     }
 
-    private static void progressLine(ShardMetrics m, long blobWrites, long start) {
-        System.err.printf("\r[%3ds] intervals sealed %d | updates %d | blob writes %d | consensus bytes %d   ",
+    private static String progressLine(ShardMetrics m, long blobWrites, long start) {
+        return String.format("[%3ds] intervals sealed %d | updates %d | blob writes %d | consensus bytes %d",
             (System.currentTimeMillis() - start) / 1000, m.intervalsSealed(), m.updates(), blobWrites,
             m.consensusBytes());
     }

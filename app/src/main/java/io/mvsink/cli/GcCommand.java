@@ -19,11 +19,9 @@ import picocli.CommandLine.Option;
     + "the grace period (gc.grace.ms). Never deletes a referenced blob, one compaction retired less than the grace "
     + "ago, another owner's blob (another application.id or consensus.topic), or anything outside the shard's "
     + "blob prefix; deletes nothing while the shard has no appends. Prints "
-    + "one summary line on stderr; exit 2 if it stopped early because reading and deleting took longer than a "
+    + "one summary line on stderr; exit 3 if it stopped early because reading and deleting took longer than a "
     + "quarter of the grace (run it again).")
 final class GcCommand implements Callable<Integer> {
-    static final int EXIT_STOPPED_EARLY = 2;
-
     @Mixin
     Settings settings;
 
@@ -66,7 +64,7 @@ final class GcCommand implements Callable<Integer> {
         System.err.println("gc: shard " + config.shard() + ", prefix " + config.blobPrefix() + ", owner "
             + config.blobOwner() + (claimUnowned ? " (claiming unowned blobs)" : "") + ", grace " + grace
             + " ms: " + result.summary());
-        return result.outcome() == GcResult.Outcome.STALE_STATE ? EXIT_STOPPED_EARLY : 0;
+        return result.outcome() == GcResult.Outcome.STALE_STATE ? ExitCodes.GC_STOPPED_EARLY : ExitCodes.OK;
     }
 
     /**

@@ -1,14 +1,28 @@
 package io.mvsink.cli;
 
+import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.ScopeType;
 
-/** The {@code mvsink} command line: the only room that knows picocli. */
-@Command(name = "mvsink", mixinStandardHelpOptions = true, version = "mvsink 0.1.0",
+/**
+ * The {@code mvsink} command line: the only room that knows picocli. Every command inherits
+ * {@code --help}, {@code --version} and {@code --verbose}; exit codes are {@link ExitCodes}.
+ */
+@Command(name = "mvsink", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+    scope = ScopeType.INHERIT,
     description = "Sinks a stream of view corrections into Azure Blob Storage as coalesced, sealed batches.",
     subcommands = {RunCommand.class, ProduceCommand.class, SnapshotCommand.class, GcCommand.class, DemoCommand.class,
         BenchCommand.class, OptionsCommand.class, TopologyCommand.class, HealthCommand.class})
 public final class Main {
+    static final String VERBOSE = "--verbose";
+    private static final int MAX_CAUSES = 20;
+
+    @Option(names = VERBOSE, scope = ScopeType.INHERIT,
+        description = "On an error, print its cause chain, not only its message.")
+    boolean verbose;
 
     public static void main(String[] args) {
         System.exit(execute(args));
@@ -18,9 +32,33 @@ public final class Main {
     public static int execute(String... args) {
         CommandLine cli = new CommandLine(new Main());
         cli.setExecutionExceptionHandler((e, commandLine, parsed) -> {
-            commandLine.getErr().println("mvsink: " + e.getMessage());
-            return 1;
+            report(e, verbose(parsed), commandLine.getErr());
+            return ExitCodes.FAILURE;
         });
         return cli.execute(args);
+    }
+
+    /** One line naming what failed; with {@code --verbose} a line per cause after it. */
+    static void report(Throwable e, boolean verbose, PrintWriter err) {
+        err.println("mvsink: " + describe(e));
+        Throwable cause = e.getCause();
+        for (int depth = 0; verbose && cause != null && depth < MAX_CAUSES; depth++, cause = cause.getCause()) {
+            err.println("  caused by " + cause.getClass().getName() + ": " + cause.getMessage());
+        }
+        err.flush();
+    }
+
+    private static String describe(Throwable e) {
+        return e.getMessage() != null ? e.getMessage() : e.toString();
+    }
+
+    /** Whether --verbose was given, to the root or to the command that ran (it is inherited). */
+    private static boolean verbose(ParseResult parsed) {
+        for (ParseResult p = parsed; p != null; p = p.subcommand()) {
+            if (p.hasMatchedOption(VERBOSE)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

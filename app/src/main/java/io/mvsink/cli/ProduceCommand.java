@@ -2,6 +2,7 @@ package io.mvsink.cli;
 
 import io.mvsink.Wiring;
 import io.mvsink.config.MvsinkConfig;
+import io.mvsink.console.ProgressLine;
 import io.mvsink.produce.CorrectionProducer;
 import io.mvsink.produce.Workload;
 import io.mvsink.produce.WorkloadRunner;
@@ -45,10 +46,11 @@ final class ProduceCommand implements Callable<Integer> {
         Map<String, Object> props = config.kafkaClientProps();
         try (CorrectionProducer producer = new CorrectionProducer(props, config.correctionsTopic(), Wiring.registry(config))) {
             WorkloadRunner runner = new WorkloadRunner(producer, new Workload(seed, keys, retractShare), Time.SYSTEM);
+            ProgressLine progress = ProgressLine.onStderr();
             long sent = runner.run(rate, durationSeconds * 1000, count, progressMs,
-                n -> System.err.print("\rproduce: " + n + " updates sent"));
+                n -> progress.update("produce: " + n + " updates sent"));
             long upper = runner.sealThrough(config.batchIntervalMs());
-            System.err.println("\rproduce: " + sent + " updates sent to " + producer.partitions()
+            progress.finish("produce: " + sent + " updates sent to " + producer.partitions()
                 + " partitions; final progress " + upper);
         }
         return 0;

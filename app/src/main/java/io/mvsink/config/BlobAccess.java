@@ -23,8 +23,9 @@ import org.apache.kafka.common.config.ConfigException;
  * @param connectionString account connection string (with key), or empty with a SAS token
  * @param endpoint         blob service endpoint with a SAS token, else empty
  * @param sasToken         SAS token, else empty
+ * @param source           the options or environment variables it came from, for errors
  */
-public record BlobAccess(String connectionString, String endpoint, String sasToken) {
+public record BlobAccess(String connectionString, String endpoint, String sasToken, String source) {
     public static final String ENV_CONNECTION_STRING = "AZURE_STORAGE_CONNECTION_STRING";
     public static final String ENV_ACCOUNT = "AZURE_STORAGE_ACCOUNT";
     public static final String ENV_KEY = "AZURE_STORAGE_KEY";
@@ -39,11 +40,26 @@ public record BlobAccess(String connectionString, String endpoint, String sasTok
         Objects.requireNonNull(connectionString, "connectionString");
         Objects.requireNonNull(endpoint, "endpoint");
         Objects.requireNonNull(sasToken, "sasToken");
+        Objects.requireNonNull(source, "source");
     }
 
     /** True when this is an account connection string (which may create the container), false for a SAS token. */
     public boolean isAccount() {
         return !connectionString.isEmpty();
+    }
+
+    /**
+     * The error to report when the storage client refuses this access (a malformed connection string
+     * or endpoint): it names where the access came from, never its value; {@code refusal} is its cause.
+     */
+    public ConfigException invalid(RuntimeException refusal) {
+        ConfigException e = new ConfigException(source, HIDDEN, "the Azure Storage client refuses it ("
+            + refusal.getMessage() + "); "
+            + (isAccount() ? "a connection string is key=value pairs separated by ';', e.g. "
+                + "DefaultEndpointsProtocol=https;AccountName=...;AccountKey=...;EndpointSuffix=core.windows.net"
+                : "the endpoint must be a URL, e.g. https://<account>.blob.core.windows.net"));
+        e.initCause(refusal);
+        return e;
     }
 
     /** The rules among the options alone, checked when the configuration is built. */
@@ -76,10 +92,10 @@ public record BlobAccess(String connectionString, String endpoint, String sasTok
                 + "): " + WAYS);
         }
         if (!connectionString.isEmpty()) {
-            return new BlobAccess(connectionString, "", "");
+            return new BlobAccess(connectionString, "", "", MvsinkConfig.BLOB_CONNECTION_STRING);
         }
         if (!sasToken.isEmpty()) {
-            return new BlobAccess("", endpoint, sasToken);
+            return new BlobAccess("", endpoint, sasToken, MvsinkConfig.BLOB_ENDPOINT + " with " + MvsinkConfig.BLOB_SAS_TOKEN);
         }
         if (!fromEnv) {
             throw new ConfigException("no blob storage access" + (endpoint.isEmpty() ? "" : " (" + MvsinkConfig.BLOB_ENDPOINT
@@ -98,7 +114,7 @@ public record BlobAccess(String connectionString, String endpoint, String sasTok
                 throw new ConfigException(MvsinkConfig.BLOB_ENDPOINT + " does not go with " + ENV_CONNECTION_STRING
                     + " (the connection string names the endpoint)");
             }
-            return new BlobAccess(envConnection, "", "");
+            return new BlobAccess(envConnection, "", "", ENV_CONNECTION_STRING);
         }
         if (account.isEmpty() || key.isEmpty()) {
             throw new ConfigException((account.isEmpty() ? ENV_KEY + " needs " + ENV_ACCOUNT : ENV_ACCOUNT + " needs " + ENV_KEY)
@@ -113,7 +129,8 @@ public record BlobAccess(String connectionString, String endpoint, String sasTok
         String blobEndpoint = endpoint.isEmpty() ? "https://" + account + ".blob.core.windows.net" : endpoint;
         String protocol = blobEndpoint.startsWith("http://") ? "http" : "https";
         return new BlobAccess("DefaultEndpointsProtocol=" + protocol + ";AccountName=" + account + ";AccountKey=" + key
-            + ";BlobEndpoint=" + blobEndpoint + ";", "", "");
+            + ";BlobEndpoint=" + blobEndpoint + ";", "", "", ENV_ACCOUNT + " with " + ENV_KEY
+            + (endpoint.isEmpty() ? "" : " at " + MvsinkConfig.BLOB_ENDPOINT));
     }
 
     @Override

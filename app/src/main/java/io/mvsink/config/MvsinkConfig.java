@@ -11,6 +11,7 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.ValidString;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;
+import org.apache.kafka.streams.StreamsConfig;
 
 import static org.apache.kafka.common.config.ConfigDef.Range.atLeast;
 import static org.apache.kafka.common.config.ConfigDef.Range.between;
@@ -284,6 +285,7 @@ public final class MvsinkConfig extends AbstractConfig {
             throw new ConfigException(CONSENSUS_TOPIC, consensusTopic(), "must be letters, digits, '.', '_' or '-' "
                 + "(a topic name; it also names the owner of the shard's blobs)");
         }
+        checkProcessingGuarantee();
         BlobAccess.checkOptions(blobConnectionString().value(), getString(BLOB_ENDPOINT),
             getPassword(BLOB_SAS_TOKEN).value());
         String auth = getPassword(REGISTRY_BASIC_AUTH).value();
@@ -302,6 +304,19 @@ public final class MvsinkConfig extends AbstractConfig {
                 + "transaction timeout " + transactionTimeoutMs() + " + " + BARRIER_TIMEOUT_MS + " + "
                 + BEST_EFFORT_LINGER_MS + " + " + CLOCK_SKEW_MS + " ms of clock skew), so that the blob GC never "
                 + "deletes a part an appender may still seal (docs/ARCHITECTURE.md, Blob garbage collection)");
+        }
+    }
+
+    /**
+     * mvsink's guarantees (a batch sealed once, a contribution handed off with its offsets) rest on
+     * Kafka Streams' exactly-once: a user-set {@code streams.processing.guarantee} must say so.
+     */
+    private void checkProcessingGuarantee() {
+        Object guarantee = streamsOverrides().get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG);
+        if (guarantee != null && !StreamsConfig.EXACTLY_ONCE_V2.equals(guarantee.toString().trim())) {
+            throw new ConfigException(STREAMS_PREFIX + StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee,
+                "mvsink runs only with " + StreamsConfig.EXACTLY_ONCE_V2 + " (its seals and hand-offs rest on exactly-once); remove the "
+                + "option or set " + StreamsConfig.EXACTLY_ONCE_V2);
         }
     }
 

@@ -31,7 +31,8 @@ public final class OptionsReference {
                 .append(escape(key.documentation)).append(" |\n");
         }
         out.append("| `").append(MvsinkConfig.STREAMS_PREFIX).append("*` | | | | | passed to Kafka Streams and its "
-            + "clients without the prefix, e.g. `streams.commit.interval.ms` |\n");
+            + "clients without the prefix, e.g. `streams.commit.interval.ms`; `streams.processing.guarantee` may only "
+            + "be `exactly_once_v2` (what mvsink sets; anything else is refused) |\n");
         return out.append(END).append('\n').toString();
     }
 

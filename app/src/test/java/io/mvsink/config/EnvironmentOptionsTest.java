@@ -15,7 +15,7 @@ class EnvironmentOptionsTest {
     void shouldNameEveryDeclaredOptionsVariableByTheRule() {
         assertEquals("MVSINK_NUM_STREAM_THREADS", EnvironmentOptions.variableOf(MvsinkConfig.NUM_STREAM_THREADS));
         assertEquals("MVSINK_SCHEMA_REGISTRY_URL", EnvironmentOptions.variableOf(MvsinkConfig.REGISTRY_URL));
-        assertEquals("MVSINK_A_B_C", EnvironmentOptions.variableOf("a.b-c"));
+        assertEquals("MVSINK_A_B_C", EnvironmentOptions.variableOf("a.b.c"));
         for (String option : MvsinkConfig.DEFINITION.names()) {
             assertEquals(Map.of(option, "v"),
                 EnvironmentOptions.fromEnvironment(Map.of(EnvironmentOptions.variableOf(option), "v")), option);
@@ -29,6 +29,23 @@ class EnvironmentOptionsTest {
             "MVSINK_STREAMS_PRODUCER_LINGER_MS", "5"));
 
         assertEquals(Map.of("streams.commit.interval.ms", "200", "streams.producer.linger.ms", "5"), options);
+    }
+
+    @Test
+    void shouldSpellUnderscoresAndDashesOfStreamsOptionsByDoubledAndTripledUnderscores() {
+        Map<String, String> options = EnvironmentOptions.fromEnvironment(Map.of(
+            "MVSINK_STREAMS_RACK__AWARE_ASSIGNMENT_TAGS", "zone",
+            "MVSINK_STREAMS_MY___PLUGIN_LEVEL", "2",
+            "MVSINK_STREAMS_A__B___C_D", "x"));
+
+        assertEquals(Map.of("streams.rack_aware.assignment.tags", "zone", "streams.my-plugin.level", "2",
+            "streams.a_b-c.d", "x"), options);
+    }
+
+    @Test
+    void shouldNameOptionsWithUnderscoresAndDashesByTheSameEscaping() {
+        assertEquals("MVSINK_A_B___C__D", EnvironmentOptions.variableOf("a.b-c_d"));
+        assertEquals("MVSINK_STREAMS_MY___PLUGIN_LEVEL", EnvironmentOptions.variableOf("streams.my-plugin.level"));
     }
 
     @Test
@@ -54,7 +71,7 @@ class EnvironmentOptionsTest {
 
     @Test
     void shouldRejectMalformedStreamsVariables() {
-        for (String variable : new String[] {"MVSINK_STREAMS_", "MVSINK_STREAMS__X", "MVSINK_STREAMS_X__Y",
+        for (String variable : new String[] {"MVSINK_STREAMS_", "MVSINK_STREAMS__X", "MVSINK_STREAMS_X____Y",
             "MVSINK_STREAMS_X_", "MVSINK_STREAMS_lower", "MVSINK_"}) {
             ConfigException e = assertThrows(ConfigException.class,
                 () -> EnvironmentOptions.fromEnvironment(Map.of(variable, "1")), variable);

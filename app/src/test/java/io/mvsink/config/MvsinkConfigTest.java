@@ -111,6 +111,18 @@ class MvsinkConfigTest {
     }
 
     @Test
+    void shouldRefuseAProcessingGuaranteeOtherThanExactlyOnce() {
+        for (String guarantee : new String[] {"at_least_once", "exactly_once", "exactly_once_beta"}) {
+            ConfigException e = assertThrows(ConfigException.class,
+                () -> config("streams.processing.guarantee", guarantee), guarantee);
+            assertTrue(e.getMessage().contains("streams.processing.guarantee"), e.getMessage());
+            assertTrue(e.getMessage().contains("exactly_once_v2"), e.getMessage());
+        }
+        assertEquals("exactly_once_v2",
+            config("streams.processing.guarantee", "exactly_once_v2").streamsOverrides().get("processing.guarantee"));
+    }
+
+    @Test
     void shouldRefuseAMissingRequiredOption() {
         for (String option : required().keySet()) {
             if (option.equals(MvsinkConfig.BLOB_CONNECTION_STRING)) {
