@@ -24,12 +24,15 @@ import io.mvsink.topology.SinkContext;
 import io.mvsink.topology.SinkTopology;
 import io.mvsink.topology.TopicSetup;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.ProducerFencedException;
@@ -60,6 +63,7 @@ public final class MvsinkApp implements AutoCloseable {
     private GcService gc;
     private KafkaStreams streams;
     private ShardJmx jmx;
+    private volatile ShardMBean shardMBean;
     private ExecutorService compactor;
     private Admin admin;
     private DepartedTransactions departed;
@@ -133,8 +137,9 @@ public final class MvsinkApp implements AutoCloseable {
             }
             return response;
         });
-        jmx = ShardJmx.register(shard, new ShardMBean(deps.metrics(), new BuilderGauges(() -> batches.queuedBytes(shard),
-            () -> batches.liveBatches(shard), batches::queuedBytes, batches::liveBatches), DeadLetterReason.ALL));
+        shardMBean = new ShardMBean(deps.metrics(), new BuilderGauges(() -> batches.queuedBytes(shard),
+            () -> batches.liveBatches(shard), batches::queuedBytes, batches::liveBatches), DeadLetterReason.ALL);
+        jmx = ShardJmx.register(shard, shardMBean);
         streams.start();
         departed = DepartedTransactions.start(admin, config.applicationId());
         gc = GcService.start(config, deps.blobs(), deps.metrics(), deps.time());
@@ -166,6 +171,18 @@ public final class MvsinkApp implements AutoCloseable {
         return new SinkContext.Upkeep(merge, compactor == null ? Runnable::run : compactor,
             config.getLong(MvsinkConfig.COMPACTION_MAX_BATCH_BYTES), config.getLong(MvsinkConfig.COMPACTION_SINCE_LAG_MS),
             config.getInt(MvsinkConfig.ROLLUP_APPENDS), config.getLong(MvsinkConfig.GC_GRACE_MS));
+    }
+
+    /** The shard's metrics as JMX shows them; empty before {@link #start}. */
+    public List<ShardMBean.Reading> shardMetrics() {
+        ShardMBean bean = shardMBean;
+        return bean == null ? List.of() : bean.readings();
+    }
+
+    /** Kafka Streams' and its clients' metrics; empty before {@link #start}. */
+    public Map<MetricName, ? extends Metric> kafkaMetrics() {
+        KafkaStreams running = streams;
+        return running == null ? Map.of() : running.metrics();
     }
 
     public KafkaStreams.State state() {

@@ -5,6 +5,7 @@ import io.mvsink.Wiring;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.ops.Health;
 import io.mvsink.ops.OpsServer;
+import io.mvsink.ops.PrometheusText;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -49,7 +50,7 @@ final class RunCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The HTTP endpoint of http.port, or null when it is 0. */
+    /** The HTTP endpoint of http.port (health and Prometheus metrics), or null when it is 0. */
     static OpsServer opsServer(MvsinkConfig config, MvsinkApp app) {
         int port = config.getInt(MvsinkConfig.HTTP_PORT);
         if (port == 0) {
@@ -57,8 +58,9 @@ final class RunCommand implements Callable<Integer> {
         }
         long stallMs = config.getLong(MvsinkConfig.HEALTH_SEAL_STALL_MS);
         OpsServer server = OpsServer.start(port, live -> Health.of(app.state(), app.metrics().sealProgress(),
-            System.currentTimeMillis(), stallMs, live));
-        System.err.println("mvsink: health at http://<host>:" + server.port() + "/health");
+            System.currentTimeMillis(), stallMs, live),
+            () -> PrometheusText.render(config.shard(), app.shardMetrics(), app.kafkaMetrics()));
+        System.err.println("mvsink: health at http://<host>:" + server.port() + "/health, metrics at /metrics");
         return server;
     }
 

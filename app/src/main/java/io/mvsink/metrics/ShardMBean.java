@@ -1,5 +1,6 @@
 package io.mvsink.metrics;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -101,12 +102,41 @@ public final class ShardMBean implements DynamicMBean {
             m::rollupsSkipped);
         gauge("LiveBatches", "Gauge: the shard's live batches after the last append of its appender in this JVM "
             + "(0 where the appender does not run)", m::liveBatches);
+        gauge("SealedUpper", "Gauge: the shard's sealed upper as this JVM's tasks last saw it (-1 before they "
+            + "saw one)", () -> m.sealProgress().sealedUpper());
+        gauge("SealLagMs", "Gauge: wall clock minus the sealed upper, ms, for times that are wall-clock times "
+            + "(-1 before a sealed upper is seen)", () -> {
+                long sealed = m.sealProgress().sealedUpper();
+                return sealed < 0 ? -1 : System.currentTimeMillis() - sealed;
+            });
+        gauge("FrontierLagMs", "Gauge: the smallest closed frontier of this JVM's tasks minus the sealed upper, "
+            + "ms: closed input waiting to be sealed (-1 while unknown)", () -> {
+                long sealed = m.sealProgress().sealedUpper();
+                var closed = m.sealProgress().minClosed();
+                return sealed < 0 || closed.isEmpty() ? -1 : Math.max(0, closed.getAsLong() - sealed);
+            });
         MBeanAttributeInfo[] attributes = metrics.entrySet().stream()
             .map(e -> new MBeanAttributeInfo(e.getKey(), e.getValue().type(), e.getValue().description(),
                 true, false, false))
             .toArray(MBeanAttributeInfo[]::new);
         this.info = new MBeanInfo(ShardMBean.class.getName(), "mvsink metrics of shard " + m.shard(), attributes,
             null, new MBeanOperationInfo[0], new MBeanNotificationInfo[0]);
+    }
+
+    /** One metric as a monitoring system reads it. */
+    public record Reading(String name, Kind kind, String description, Object value) {
+    }
+
+    /** How a metric behaves: a counter only grows; a gauge (and a mean) goes either way. */
+    public enum Kind { COUNTER, GAUGE }
+
+    /** Every metric now, in declaration order. */
+    public List<Reading> readings() {
+        List<Reading> out = new ArrayList<>(metrics.size());
+        metrics.forEach((name, metric) -> out.add(new Reading(name,
+            metric.description().startsWith("Counter:") ? Kind.COUNTER : Kind.GAUGE, metric.description(),
+            metric.value().get())));
+        return out;
     }
 
     /** The attribute of a dead-letter reason: {@code bad-magic} is {@code DeadLetteredBadMagic}. */

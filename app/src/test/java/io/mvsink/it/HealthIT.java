@@ -7,14 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mvsink.cli.Main;
 import io.mvsink.local.LocalStack;
 import io.mvsink.local.LocalStackExtension;
+import io.mvsink.ops.PrometheusTextTest;
 import io.mvsink.produce.CorrectionProducer;
 import io.mvsink.produce.Workload;
 import io.mvsink.produce.WorkloadRunner;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,7 +31,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The health endpoint of {@code mvsink run} (issue 13) as a container's health check uses it: the
  * health command exits 0 while the app runs and its seals follow the input, the sealed upper it
- * reports rises with the workload, and it exits 1 once the app is gone.
+ * reports rises with the workload, and it exits 1 once the app is gone; the same port serves the
+ * metrics in Prometheus' text format, mvsink's and Kafka Streams', parsed as a scraper would.
  */
 @ExtendWith(LocalStackExtension.class)
 class HealthIT {
@@ -53,6 +60,19 @@ class HealthIT {
                     Matcher m = SEALED.matcher(answer);
                     assertTrue(m.find() && Long.parseLong(m.group(1)) >= target, "the sealed upper it saw: " + answer);
                 });
+
+                // the same port serves the metrics in Prometheus' text format, as a scraper reads them
+                HttpResponse<String> scraped = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + port + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, scraped.statusCode());
+                Map<String, String> types = PrometheusTextTest.types(scraped.body());
+                Map<String, Double> samples = PrometheusTextTest.samples(scraped.body(), types);
+                String shard = "{shard=\"" + sink.correctionsTopic() + "\"}";
+                assertEquals("counter", types.get("mvsink_updates_total"));
+                assertTrue(samples.get("mvsink_updates_total" + shard) >= 400, "updates counted");
+                assertTrue(samples.get("mvsink_sealed_upper" + shard) >= target, "the sealed upper gauge");
+                assertEquals("counter", types.get("kafka_stream_thread_metrics_process_total"), "Kafka Streams' own");
+                assertTrue(types.containsKey("kafka_consumer_fetch_manager_metrics_records_lag_max"), "input lag");
             } finally {
                 app.kill();
             }
