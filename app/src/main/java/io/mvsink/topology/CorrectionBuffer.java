@@ -42,22 +42,9 @@ final class CorrectionBuffer {
         }
     }
 
-    /** The entries with {@code lower <= time < upper}, in key order. */
+    /** The entries with {@code lower <= time < upper}, in key order: the whole range as one chunk. */
     List<Update> range(long lower, long upper) {
-        List<Update> updates = new ArrayList<>();
-        try (KeyValueIterator<Bytes, byte[]> it = store.range(
-                Bytes.wrap(BufferKey.timeFloor(lower)), Bytes.wrap(BufferKey.timeFloor(upper)))) {
-            while (it.hasNext()) {
-                var entry = it.next();
-                byte[] key = entry.key.get();
-                long time = BufferKey.time(key);
-                if (time >= upper) {
-                    break;
-                }
-                updates.add(new Update(time, BufferKey.schemaId(key), BufferKey.row(key), decode(entry.value)));
-            }
-        }
-        return updates;
+        return read(lower, upper, null, Long.MAX_VALUE).updates();
     }
 
     /**
