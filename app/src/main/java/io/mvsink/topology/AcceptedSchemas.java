@@ -1,6 +1,8 @@
 package io.mvsink.topology;
 
 import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.OptionalInt;
 import org.apache.kafka.streams.state.KeyValueStore;
 
@@ -17,6 +19,12 @@ final class AcceptedSchemas {
     static final byte VERSION = 1;
 
     private final KeyValueStore<Integer, byte[]> store;
+    /**
+     * Decisions read or made since the task opened its store: a recorded limit never changes, and
+     * a task that aborts reopens its stores and gets a new instance, so this cannot outlive a
+     * rolled-back acceptance. Spares a store read per update (a catch-up's profile showed it).
+     */
+    private final Map<Integer, Integer> known = new HashMap<>();
 
     AcceptedSchemas(KeyValueStore<Integer, byte[]> store) {
         this.store = store;
@@ -24,12 +32,22 @@ final class AcceptedSchemas {
 
     /** The row limit recorded when {@code schemaId} was accepted, or empty if it was not. */
     OptionalInt rowLimit(int schemaId) {
+        Integer limit = known.get(schemaId);
+        if (limit != null) {
+            return OptionalInt.of(limit);
+        }
         byte[] stored = store.get(schemaId);
-        return stored == null ? OptionalInt.empty() : OptionalInt.of(decode(schemaId, stored));
+        if (stored == null) {
+            return OptionalInt.empty();
+        }
+        int decoded = decode(schemaId, stored);
+        known.put(schemaId, decoded);
+        return OptionalInt.of(decoded);
     }
 
     void accept(int schemaId, int maxRowBytes) {
         store.put(schemaId, encode(maxRowBytes));
+        known.put(schemaId, maxRowBytes);
     }
 
     static byte[] encode(int maxRowBytes) {

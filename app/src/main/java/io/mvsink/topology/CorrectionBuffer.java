@@ -5,122 +5,369 @@ import io.mvsink.protocol.Contributor;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.internals.WrappedStateStore;
 
 /**
- * A task's consolidating store of updates not yet sealed (RocksDB, changelogged): updates
- * with the same row and time sum their diffs, and a zero sum removes the entry. Entries
- * leave only through {@link #trimBelow}, once the consensus topic shows them sealed.
+ * A task's store of updates not yet sealed (RocksDB, changelogged), kept as <em>blocks</em>: the
+ * updates a task receives between two commits are consolidated in memory (same row and time sum
+ * their diffs, a zero sum drops the entry) and written, when Kafka Streams commits the task, as one
+ * store entry per grid interval they touch. A block is one RocksDB put and one changelog record for
+ * all of them, and once the shard's upper is past it one delete and one tombstone, where an entry
+ * per update cost a get, a put and a changelog record when it arrived and a delete and a tombstone
+ * when it was sealed (the gap to a plain Kafka Streams app in a catch-up, docs/ARCHITECTURE.md).
+ *
+ * <p>The commit hook is Kafka Streams' own for its record caches: this store is the outermost
+ * layer of the buffer's store (a {@link WrappedStateStore}, as its caching layer is), and the task
+ * flushes it ({@link #flushCache}) before it commits its transaction, so a committed input offset
+ * always has its updates in the changelog; a task closed dirty drops them ({@link #clearCache})
+ * with the transaction that would have held them. Reading a range writes the pending updates
+ * first, so reads always see every update added.
+ *
+ * <p>Reading consolidates again across the blocks of the range it returns, so a contribution holds
+ * one entry per row and time; a chunk (a streamed piece of a large range) is cut between grid
+ * intervals where it can, and an interval larger than two chunks is the one case where one row
+ * and time can be in two chunks (their diffs still sum right; readers consolidate). A sum that
+ * would overflow a long is left as two entries, never refused: the buffer's content stays a
+ * function of the partition's input, whatever the commits' timing.
+ *
+ * <p>Keys: a block is {@code [interval start (8 bytes, as BufferKey's time)][0xFFFFFFFF][sequence
+ * (8 bytes)]}, its value {@code [entries (int)][largest time (long)]} then per entry
+ * {@code [time (long)][schema id (int)][diff (long)][row length (int)][row]}. Entries of earlier
+ * versions ({@link BufferKey}: one update per key, value the diff) are read and trimmed alike, so a
+ * buffer written before blocks is carried on unchanged.
  */
-final class CorrectionBuffer {
+final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte[]>, Bytes, byte[]> {
     /** What an update adds to a part besides its row: time and diff (as {@code ContributionData} counts). */
     static final int UPDATE_OVERHEAD = 10;
+    /** Pending updates are written as blocks once they reach these bytes, whatever the commit interval. */
+    static final long PENDING_LIMIT = 1 << 20;
 
-    private final KeyValueStore<Bytes, byte[]> store;
+    private static final int BLOCK_MARK = -1;
+    private static final int BLOCK_KEY = BufferKey.HEADER + 8;
+    private static final int BLOCK_HEADER = 12;
+    private static final int ENTRY_HEADER = 24;
 
-    CorrectionBuffer(KeyValueStore<Bytes, byte[]> store) {
-        this.store = store;
-    }
+    private final long width;
+    private final TreeMap<Bytes, long[]> pending = new TreeMap<>();
+    private long pendingBytes;
+    private long nextSequence = -1;
+    private long entries;
 
     /**
-     * Adds {@code diff} to the entry of (time, schemaId, row).
-     *
-     * @throws ArithmeticException if the sum overflows a long (nothing is changed)
+     * @param store the changelogged key-value store underneath
+     * @param width the grid's interval width: a block holds the updates of one interval
      */
+    CorrectionBuffer(KeyValueStore<Bytes, byte[]> store, long width) {
+        super(store);
+        if (width <= 0) {
+            throw new IllegalArgumentException("interval width must be positive: " + width);
+        }
+        this.width = width;
+    }
+
+    /** Adds {@code diff} to the pending entry of (time, schemaId, row). */
     void add(long time, int schemaId, byte[] row, long diff) {
+        if (diff == 0) {
+            return;
+        }
         Bytes key = Bytes.wrap(BufferKey.encode(time, schemaId, row));
-        byte[] old = store.get(key);
-        long sum = old == null ? diff : Math.addExact(decode(old), diff);
-        if (sum == 0) {
-            if (old != null) {
-                store.delete(key);
-            }
+        long[] sum = pending.get(key);
+        if (sum == null) {
+            pending.put(key, new long[] {diff});
+            pendingBytes += row.length + ENTRY_HEADER;
         } else {
-            store.put(key, ByteBuffer.allocate(8).putLong(sum).array());
+            long total = sum[0] + diff;
+            if (((sum[0] ^ total) & (diff ^ total)) < 0) {
+                // overflow: the entry so far goes to a block of its own, this diff starts the next
+                writePending();
+                pending.put(key, new long[] {diff});
+                pendingBytes += row.length + ENTRY_HEADER;
+            } else if (total == 0) {
+                pending.remove(key);
+                pendingBytes -= row.length + ENTRY_HEADER;
+            } else {
+                sum[0] = total;
+            }
+        }
+        if (pendingBytes >= PENDING_LIMIT) {
+            writePending();
         }
     }
 
-    /** The entries with {@code lower <= time < upper}, in key order: the whole range as one chunk. */
+    /** A store (re)opened for a task starts from what the changelog holds: nothing pending. */
+    @Override
+    public void init(StateStoreContext context, StateStore root) {
+        dropPending();
+        nextSequence = -1;
+        entries = 0;
+        super.init(context, root);
+    }
+
+    /** Kafka Streams flushes the task's stores before it commits: the pending updates go to the store. */
+    @Override
+    public void flushCache() {
+        writePending();
+        super.flushCache();
+    }
+
+    /** A task closed dirty (or revived) forgets what it did not commit. */
+    @Override
+    public void clearCache() {
+        dropPending();
+        super.clearCache();
+    }
+
+    @Override
+    public void close() {
+        dropPending();
+        nextSequence = -1;
+        super.close();
+    }
+
+    /** The entries with {@code lower <= time < upper}, consolidated, in key order: the whole range as one chunk. */
     List<Update> range(long lower, long upper) {
         return read(lower, upper, null, Long.MAX_VALUE).updates();
     }
 
     /**
      * The entries with {@code lower <= time < upper} from key {@code from} (null: from {@code lower}),
-     * in key order, stopping once their rows reach about {@code maxBytes}; with the key where the
-     * next chunk starts (null when the range is done). The range must be closed: nothing is added
-     * to it between chunks (updates arrive at or above the frontier), nothing trimmed (it is not sealed).
+     * consolidated, in key order, stopping between grid intervals once their rows reach about
+     * {@code maxBytes} (inside an interval at twice that); with the key where the next chunk starts
+     * (null when the range is done). The range must be closed: nothing is added to it between chunks
+     * (updates arrive at or above the frontier), nothing trimmed (it is not sealed).
      */
     Contributor.Chunk read(long lower, long upper, byte[] from, long maxBytes) {
-        List<Update> updates = new ArrayList<>();
+        writePending();
+        Consolidation chunk = new Consolidation();
         long bytes = 0;
-        try (KeyValueIterator<Bytes, byte[]> it = store.range(
-                Bytes.wrap(from == null ? BufferKey.timeFloor(lower) : from), Bytes.wrap(BufferKey.timeFloor(upper)))) {
+        long lastCell = 0;
+        boolean any = false;
+        byte[] start = from == null ? BufferKey.timeFloor(cellOf(lower)) : from;
+        try (KeyValueIterator<Bytes, byte[]> it = store().range(Bytes.wrap(start), Bytes.wrap(BufferKey.timeFloor(upper)))) {
             while (it.hasNext()) {
-                if (bytes >= maxBytes) {
-                    byte[] next = it.peekNextKey().get();
-                    return new Contributor.Chunk(updates, BufferKey.time(next) < upper ? next : null);
-                }
-                var entry = it.next();
-                byte[] key = entry.key.get();
-                long time = BufferKey.time(key);
-                if (time >= upper) {
+                byte[] key = it.peekNextKey().get();
+                long keyTime = BufferKey.time(key);
+                if (keyTime >= upper) {
                     break;
                 }
-                Update update = new Update(time, BufferKey.schemaId(key), BufferKey.row(key), decode(entry.value));
-                updates.add(update);
-                bytes += update.row().length + UPDATE_OVERHEAD;
+                long cell = cellOf(keyTime);
+                if (any && bytes >= maxBytes && (cell != lastCell || bytes >= 2 * maxBytes)) {
+                    return new Contributor.Chunk(chunk.updates(), key);
+                }
+                byte[] value = it.next().value;
+                lastCell = cell;
+                any = true;
+                bytes += chunk.addAll(key, value, lower, upper);
             }
         }
-        return new Contributor.Chunk(updates, null);
+        return new Contributor.Chunk(chunk.updates(), null);
     }
 
-    /** Calls {@code each} with the time and the row's size of every entry (a task's start). */
+    /** Calls {@code each} with the time and the row's size of every stored update (a task's start). */
     void sizes(java.util.function.BiConsumer<Long, Integer> each) {
-        try (KeyValueIterator<Bytes, byte[]> it = store.all()) {
+        writePending();
+        long count = 0;
+        try (KeyValueIterator<Bytes, byte[]> it = store().all()) {
             while (it.hasNext()) {
-                byte[] key = it.next().key.get();
-                each.accept(BufferKey.time(key), BufferKey.row(key).length);
+                var entry = it.next();
+                count += forEach(entry.key.get(), entry.value, (time, schemaId, row, diff) -> each.accept(time, row.length));
             }
         }
+        entries = count;
     }
 
-    /** Removes every entry with {@code time < upper}; returns how many. */
+    /** Removes every update with {@code time < upper}; returns how many. */
     int trimBelow(long upper) {
         return trimBelow(Long.MIN_VALUE, upper);
     }
 
     /**
-     * Removes every entry with {@code from <= time < upper}, where the caller knows that none lies
-     * below {@code from} (it trimmed there before, and entries below a sealed upper never come
-     * back). Starting there matters: RocksDB iterators step over the tombstones of every entry
-     * deleted before, until compaction, so a scan from the start of the buffer costs what the
-     * buffer ever held (the top cost of a catch-up's per-update path when every trim started at
-     * the beginning).
+     * Removes every update with {@code from <= time < upper}, where the caller knows that none lies
+     * below {@code from} (it trimmed there before, and updates below a sealed upper never come
+     * back). A block goes once all of its updates are below {@code upper}. Starting there matters:
+     * RocksDB iterators step over the tombstones of every entry deleted before, until compaction.
      */
     int trimBelow(long from, long upper) {
         List<Bytes> keys = new ArrayList<>();
-        try (KeyValueIterator<Bytes, byte[]> it = store.range(
-                Bytes.wrap(BufferKey.timeFloor(from)), Bytes.wrap(BufferKey.timeFloor(upper)))) {
+        // none in practice (a task contributes, so writes, a range before it can be sealed), but the contract holds
+        var sealedPending = pending.headMap(Bytes.wrap(BufferKey.timeFloor(upper)));
+        int removedPending = sealedPending.size();
+        sealedPending.clear();
+        int removed = 0;
+        try (KeyValueIterator<Bytes, byte[]> it = store().range(
+                Bytes.wrap(BufferKey.timeFloor(cellOf(from))), Bytes.wrap(BufferKey.timeFloor(upper)))) {
             while (it.hasNext()) {
-                Bytes key = it.next().key;
-                if (BufferKey.time(key.get()) >= upper) {
+                var entry = it.next();
+                byte[] key = entry.key.get();
+                if (BufferKey.time(key) >= upper) {
                     break;
                 }
-                keys.add(key);
+                if (!isBlock(key)) {
+                    keys.add(entry.key);
+                    removed++;
+                } else if (ByteBuffer.wrap(entry.value).getLong(4) < upper) {
+                    keys.add(entry.key);
+                    removed += ByteBuffer.wrap(entry.value).getInt(0);
+                }
             }
         }
-        keys.forEach(store::delete);
-        return keys.size();
+        keys.forEach(store()::delete);
+        entries = Math.max(0, entries - removed);
+        return removed + removedPending;
     }
 
+    /** Updates held, stored and pending (before consolidation across blocks, so approximate). */
     long approximateEntries() {
-        return store.approximateNumEntries();
+        return entries + pending.size();
     }
 
-    private static long decode(byte[] value) {
-        return ByteBuffer.wrap(value).getLong();
+    private KeyValueStore<Bytes, byte[]> store() {
+        return wrapped();
+    }
+
+    /** The start of the grid interval holding {@code time} (the lowest one for times below it). */
+    private long cellOf(long time) {
+        long offset = Math.floorMod(time, width);
+        return time < Long.MIN_VALUE + offset ? Long.MIN_VALUE : time - offset;
+    }
+
+    private void writePending() {
+        if (pending.isEmpty()) {
+            return;
+        }
+        if (nextSequence < 0) {
+            nextSequence = largestSequence() + 1;
+        }
+        List<Map.Entry<Bytes, long[]>> block = new ArrayList<>();
+        long cell = 0;
+        for (Map.Entry<Bytes, long[]> e : pending.entrySet()) {
+            long entryCell = cellOf(BufferKey.time(e.getKey().get()));
+            if (!block.isEmpty() && entryCell != cell) {
+                writeBlock(cell, block);
+                block.clear();
+            }
+            cell = entryCell;
+            block.add(e);
+        }
+        writeBlock(cell, block);
+        entries += pending.size();
+        dropPending();
+    }
+
+    private void writeBlock(long cell, List<Map.Entry<Bytes, long[]>> block) {
+        int size = BLOCK_HEADER;
+        long largest = Long.MIN_VALUE;
+        for (Map.Entry<Bytes, long[]> e : block) {
+            size += ENTRY_HEADER + e.getKey().get().length - BufferKey.HEADER;
+            largest = Math.max(largest, BufferKey.time(e.getKey().get()));
+        }
+        ByteBuffer value = ByteBuffer.allocate(size).putInt(block.size()).putLong(largest);
+        for (Map.Entry<Bytes, long[]> e : block) {
+            byte[] key = e.getKey().get();
+            value.putLong(BufferKey.time(key)).putInt(BufferKey.schemaId(key)).putLong(e.getValue()[0])
+                .putInt(key.length - BufferKey.HEADER).put(key, BufferKey.HEADER, key.length - BufferKey.HEADER);
+        }
+        byte[] key = ByteBuffer.allocate(BLOCK_KEY).put(BufferKey.timeFloor(cell)).putInt(BLOCK_MARK)
+            .putLong(nextSequence++).array();
+        store().put(Bytes.wrap(key), value.array());
+    }
+
+    private long largestSequence() {
+        long largest = -1;
+        try (KeyValueIterator<Bytes, byte[]> it = store().all()) {
+            while (it.hasNext()) {
+                byte[] key = it.next().key.get();
+                if (isBlock(key)) {
+                    largest = Math.max(largest, ByteBuffer.wrap(key).getLong(BufferKey.HEADER));
+                }
+            }
+        }
+        return largest;
+    }
+
+    private void dropPending() {
+        pending.clear();
+        pendingBytes = 0;
+    }
+
+    private static boolean isBlock(byte[] key) {
+        return key.length == BLOCK_KEY && ByteBuffer.wrap(key).getInt(8) == BLOCK_MARK;
+    }
+
+    @FunctionalInterface
+    private interface EntryConsumer {
+        void accept(long time, int schemaId, byte[] row, long diff);
+    }
+
+    /** Calls {@code each} for every update of one stored entry (a block or an update of the old layout); returns how many. */
+    private static int forEach(byte[] key, byte[] value, EntryConsumer each) {
+        if (!isBlock(key)) {
+            each.accept(BufferKey.time(key), BufferKey.schemaId(key), BufferKey.row(key), ByteBuffer.wrap(value).getLong());
+            return 1;
+        }
+        ByteBuffer in = ByteBuffer.wrap(value);
+        int count = in.getInt();
+        in.getLong();
+        for (int i = 0; i < count; i++) {
+            long time = in.getLong();
+            int schemaId = in.getInt();
+            long diff = in.getLong();
+            byte[] row = new byte[in.getInt()];
+            in.get(row);
+            each.accept(time, schemaId, row, diff);
+        }
+        return count;
+    }
+
+    /** The updates of one chunk, consolidated across the entries they came from. */
+    private static final class Consolidation {
+        private final TreeMap<Bytes, Update[]> byKey = new TreeMap<>();
+        private final List<Update> overflowed = new ArrayList<>();
+
+        /** Adds the updates of one stored entry in {@code [lower, upper)}; returns their bytes. */
+        long addAll(byte[] key, byte[] value, long lower, long upper) {
+            long[] bytes = {0};
+            forEach(key, value, (time, schemaId, row, diff) -> {
+                if (time >= lower && time < upper) {
+                    add(new Update(time, schemaId, row, diff));
+                    bytes[0] += row.length + UPDATE_OVERHEAD;
+                }
+            });
+            return bytes[0];
+        }
+
+        private void add(Update update) {
+            Update[] slot = byKey.computeIfAbsent(
+                Bytes.wrap(BufferKey.encode(update.time(), update.schemaId(), update.row())), k -> new Update[1]);
+            Update old = slot[0];
+            if (old == null) {
+                slot[0] = update;
+                return;
+            }
+            long total = old.diff() + update.diff();
+            if (((old.diff() ^ total) & (update.diff() ^ total)) < 0) {
+                overflowed.add(update);
+            } else {
+                slot[0] = new Update(old.time(), old.schemaId(), old.row(), total);
+            }
+        }
+
+        List<Update> updates() {
+            List<Update> out = new ArrayList<>(byKey.size() + overflowed.size());
+            for (Update[] slot : byKey.values()) {
+                if (slot[0].diff() != 0) {
+                    out.add(slot[0]);
+                }
+            }
+            out.addAll(overflowed);
+            return out;
+        }
     }
 }

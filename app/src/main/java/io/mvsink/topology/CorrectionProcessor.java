@@ -7,7 +7,6 @@ import io.mvsink.protocol.Contributor;
 import io.mvsink.protocol.Outcome;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -53,8 +52,7 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
     @Override
     public void init(ProcessorContext<byte[], byte[]> context) {
         this.context = context;
-        KeyValueStore<Bytes, byte[]> bufferStore = context.getStateStore(StoreNames.BUFFER);
-        this.buffer = new CorrectionBuffer(bufferStore);
+        this.buffer = context.getStateStore(StoreNames.BUFFER);
         this.intervalBytes = new IntervalBytes(grid);
         buffer.sizes((time, size) -> intervalBytes.add(time, size + CorrectionBuffer.UPDATE_OVERHEAD));
         this.progressStore = context.getStateStore(StoreNames.PROGRESS);
@@ -92,13 +90,9 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
             LOG.debug("shard {} partition {}: late update at {} advanced to frontier {}",
                 sink.shard(), partition, update.time(), time);
         }
-        try {
-            buffer.add(time, update.schemaId(), update.row(), update.diff());
-            intervalBytes.add(time, update.row().length + CorrectionBuffer.UPDATE_OVERHEAD);
-            sink.metrics().update();
-        } catch (ArithmeticException overflow) {
-            deadLetters.send(record, DeadLetterReason.DIFF_OVERFLOW, "the row's summed diff overflows a long");
-        }
+        buffer.add(time, update.schemaId(), update.row(), update.diff());
+        intervalBytes.add(time, update.row().length + CorrectionBuffer.UPDATE_OVERHEAD);
+        sink.metrics().update();
     }
 
     private void advance(Record<byte[], byte[]> record, long upper) {

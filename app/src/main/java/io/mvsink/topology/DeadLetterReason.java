@@ -11,7 +11,6 @@ public final class DeadLetterReason {
     static final String INCOMPATIBLE_SCHEMA = "incompatible-schema";
     static final String OVERSIZED_ROW = "oversized-row";
     static final String BAD_DIFF = "bad-diff";
-    static final String DIFF_OVERFLOW = "diff-overflow";
     static final String BAD_UPPER = "bad-upper";
     static final String MISSING_UPPER = "missing-upper";
     static final String UPPER_ON_UPDATE = "upper-on-update";
@@ -20,7 +19,7 @@ public final class DeadLetterReason {
 
     /** Every reason, each counted on its own. */
     public static final List<String> ALL = List.of(TOO_SHORT, BAD_MAGIC, UNDECODABLE, UNKNOWN_SCHEMA,
-        INCOMPATIBLE_SCHEMA, OVERSIZED_ROW, BAD_DIFF, DIFF_OVERFLOW, BAD_UPPER, MISSING_UPPER, UPPER_ON_UPDATE,
+        INCOMPATIBLE_SCHEMA, OVERSIZED_ROW, BAD_DIFF, BAD_UPPER, MISSING_UPPER, UPPER_ON_UPDATE,
         FRONTIER_REGRESSED, BAD_TIMESTAMP);
 
     private DeadLetterReason() {

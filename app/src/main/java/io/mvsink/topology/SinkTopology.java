@@ -34,7 +34,7 @@ public final class SinkTopology {
         topology.addSource(AutoOffsetReset.earliest(), StoreNames.CORRECTIONS_SOURCE, new InvalidTimestampMarker(),
             bytesIn, bytesIn, topics.corrections());
         topology.addProcessor(StoreNames.CORRECTIONS, () -> new CorrectionProcessor(sink), StoreNames.CORRECTIONS_SOURCE);
-        topology.addStateStore(bufferStore(), StoreNames.CORRECTIONS);
+        topology.addStateStore(bufferStore(sink.intervalMs()), StoreNames.CORRECTIONS);
         topology.addStateStore(progressStore(), StoreNames.CORRECTIONS);
         topology.addStateStore(schemaDecisionStore(), StoreNames.CORRECTIONS);
         topology.addSink(StoreNames.REPORTS_SINK, topics.reports(), bytesOut, bytesOut, StoreNames.CORRECTIONS);
@@ -51,9 +51,8 @@ public final class SinkTopology {
         return topology;
     }
 
-    private static StoreBuilder<?> bufferStore() {
-        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.BUFFER),
-            Serdes.Bytes(), Serdes.ByteArray());
+    private static StoreBuilder<?> bufferStore(long intervalMs) {
+        return new CorrectionBufferBuilder(Stores.persistentKeyValueStore(StoreNames.BUFFER), intervalMs);
     }
 
     private static StoreBuilder<?> progressStore() {

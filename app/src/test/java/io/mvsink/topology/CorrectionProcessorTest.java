@@ -71,8 +71,10 @@ class CorrectionProcessorTest {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         File stateDir = Files.createTempDirectory("mvsink-task-test").toFile();
         context = new MockProcessorContext<>(props, new TaskId(0, PARTITION), stateDir);
-        add(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(StoreNames.BUFFER), Serdes.Bytes(),
-            Serdes.ByteArray()));
+        CorrectionBuffer buffer = new CorrectionBufferBuilder(Stores.inMemoryKeyValueStore(StoreNames.BUFFER), 1000)
+            .withLoggingDisabled().build();
+        buffer.init(context.getStateStoreContext(), buffer);
+        context.addStateStore(buffer);
         progress = add(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(StoreNames.PROGRESS),
             Serdes.Integer(), Serdes.ByteArray()));
         consensus = add(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(StoreNames.CONSENSUS),

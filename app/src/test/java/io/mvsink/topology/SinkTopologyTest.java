@@ -17,6 +17,7 @@ import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.produce.Workload;
 import io.mvsink.registry.AvroRowCodec;
 import io.mvsink.registry.InMemorySchemaRegistry;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -98,8 +99,24 @@ class SinkTopologyTest {
         assertEquals(1, metrics.contributions());
 
         driver.advanceWallClockTime(Duration.ofMillis(20));
-        KeyValueStore<Bytes, byte[]> buffer = driver.getKeyValueStore(StoreNames.BUFFER);
-        assertEquals(0, count(buffer), "the sealed update is trimmed once the consensus topic shows it");
+        assertEquals(0, count(buffer()), "the sealed update is trimmed once the consensus topic shows it");
+    }
+
+    @Test
+    void shouldWriteTheBufferToItsChangelogWhenTheTaskCommitsOneRecordPerInterval() {
+        TestOutputTopic<byte[], byte[]> changelog = driver.createOutputTopic("test-" + StoreNames.BUFFER + "-changelog",
+            new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        RecordHeaders headers = new RecordHeaders();
+        corrections.pipeRecordList(List.of(
+            new TestRecord<>(null, rows.serialize(row(1)), headers, Instant.ofEpochMilli(100)),
+            new TestRecord<>(null, rows.serialize(row(2)), headers, Instant.ofEpochMilli(200)),
+            new TestRecord<>(null, rows.serialize(row(3)), headers, Instant.ofEpochMilli(1_200))));
+
+        List<TestRecord<byte[], byte[]>> written = changelog.readRecordsToList();
+        assertEquals(3, written.size(), "the driver commits after each record: one block per record here");
+        assertEquals(3, count(buffer()), "every update is in the store the driver committed");
+        long blocks = written.stream().filter(r -> ByteBuffer.wrap(r.key()).getInt(8) == -1).count();
+        assertEquals(written.size(), blocks, "block keys only");
     }
 
     @Test
@@ -111,7 +128,7 @@ class SinkTopologyTest {
         driver.advanceWallClockTime(Duration.ofMillis(20));
         driver.advanceWallClockTime(Duration.ofMillis(20));
         assertEquals(1000, diffs().get(0).getUpper());
-        assertEquals(1, count(driver.getKeyValueStore(StoreNames.BUFFER)), "row 2 at 1500 is not sealed");
+        assertEquals(1, count(buffer()), "row 2 at 1500 is not sealed");
     }
 
     @Test
@@ -174,15 +191,15 @@ class SinkTopologyTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> metrics.batchesBuilt() >= contributions);
     }
 
-    private static long count(KeyValueStore<Bytes, byte[]> store) {
-        long n = 0;
-        try (var it = store.all()) {
-            while (it.hasNext()) {
-                it.next();
-                n++;
-            }
-        }
-        return n;
+    private CorrectionBuffer buffer() {
+        return (CorrectionBuffer) driver.getStateStore(StoreNames.BUFFER);
+    }
+
+    /** Updates in the buffer's store: the commit after each input record has written them. */
+    private static long count(CorrectionBuffer buffer) {
+        long[] n = {0};
+        buffer.sizes((time, size) -> n[0]++);
+        return n[0];
     }
 
     private GenericRecord row(long id) {
