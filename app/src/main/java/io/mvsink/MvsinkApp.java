@@ -12,6 +12,7 @@ import io.mvsink.consensus.ShardState;
 import io.mvsink.gc.GcService;
 import io.mvsink.metrics.BuilderGauges;
 import io.mvsink.metrics.ShardJmx;
+import io.mvsink.metrics.ShardLogContext;
 import io.mvsink.metrics.ShardMBean;
 import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.protocol.RangeMinter;
@@ -92,6 +93,12 @@ public final class MvsinkApp implements AutoCloseable {
 
     /** Creates or validates the topics, builds the topology and starts the stream threads. */
     public synchronized void start() {
+        try (ShardLogContext.Scope scope = ShardLogContext.enter(config.shard())) {
+            startStreams();
+        }
+    }
+
+    private void startStreams() {
         if (streams != null) {
             throw new IllegalStateException("mvsink app for shard " + config.shard() + " already started");
         }
@@ -143,7 +150,7 @@ public final class MvsinkApp implements AutoCloseable {
         streams.start();
         departed = DepartedTransactions.start(admin, config.applicationId());
         gc = GcService.start(config, deps.blobs(), deps.metrics(), deps.time());
-        LOG.info("shard {}: started over {} partitions of {}", config.shard(), partitions, topics.corrections());
+        LOG.info("started over {} partitions of {}", partitions, topics.corrections());
     }
 
     /**
@@ -161,7 +168,8 @@ public final class MvsinkApp implements AutoCloseable {
         BatchMerge merge = null;
         if (config.getBoolean(MvsinkConfig.COMPACTION_ENABLED)) {
             compactor = Executors.newSingleThreadExecutor(task -> {
-                Thread thread = new Thread(task, "mvsink-compactor-" + config.shard());
+                Thread thread = new Thread(ShardLogContext.wrap(config.shard(), task),
+                    "mvsink-compactor-" + config.shard());
                 thread.setDaemon(true);
                 return thread;
             });
@@ -230,6 +238,12 @@ public final class MvsinkApp implements AutoCloseable {
      * the shard in this JVM can register it).
      */
     public synchronized void close(Duration timeout) {
+        try (ShardLogContext.Scope scope = ShardLogContext.enter(config.shard())) {
+            closeAll(timeout);
+        }
+    }
+
+    private void closeAll(Duration timeout) {
         if (gc != null) {
             gc.close(timeout.compareTo(GC_STOP) < 0 ? timeout : GC_STOP);
         }
@@ -237,7 +251,7 @@ public final class MvsinkApp implements AutoCloseable {
             departed.close();
         }
         if (streams != null && !streams.close(closeOptions(timeout))) {
-            LOG.warn("shard {}: stream threads did not stop within {}", config.shard(), timeout);
+            LOG.warn("stream threads did not stop within {}", timeout);
         }
         if (jmx != null) {
             jmx.close();
@@ -277,22 +291,26 @@ public final class MvsinkApp implements AutoCloseable {
      * records processed again from what committed; anything else shuts the app down.
      */
     static StreamThreadExceptionResponse onStreamThreadFailure(String shard, Throwable e) {
+        try (ShardLogContext.Scope scope = ShardLogContext.enter(shard)) {
+            return responseTo(e);
+        }
+    }
+
+    private static StreamThreadExceptionResponse responseTo(Throwable e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
             if (cause instanceof RegistryUnavailableException) {
-                LOG.warn("shard {}: schema registry unavailable, replacing the stream thread: {}", shard,
-                    cause.getMessage());
+                LOG.warn("schema registry unavailable, replacing the stream thread: {}", cause.getMessage());
                 return StreamThreadExceptionResponse.REPLACE_THREAD;
             }
             if (cause instanceof InvalidTxnStateException || cause instanceof ProducerFencedException
                 || cause instanceof InvalidProducerEpochException) {
                 // the thread's transaction was aborted or fenced (e.g. during a rebalance after an instance
                 // died): nothing of it committed, and a new thread starts its tasks from what did
-                LOG.warn("shard {}: the stream thread's transaction failed, replacing the thread: {}", shard,
-                    cause.toString());
+                LOG.warn("the stream thread's transaction failed, replacing the thread: {}", cause.toString());
                 return StreamThreadExceptionResponse.REPLACE_THREAD;
             }
         }
-        LOG.error("shard {}: stream thread failed; shutting the app down", shard, e);
+        LOG.error("stream thread failed; shutting the app down", e);
         return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
     }
 }

@@ -24,12 +24,23 @@ import org.apache.kafka.common.config.ConfigException;
  *   <li>a variable is read back by the rule in reverse ({@link #optionOf}): runs of one, two or three
  *       {@code _} between letters and digits; anything else, and any {@code MVSINK_} variable that
  *       names neither a declared option nor a {@code streams.} one, is an error naming it, so that a
- *       typo is never silently ignored. Variables without the prefix are not read.</li>
+ *       typo is never silently ignored. Variables without the prefix are not read;</li>
+ *   <li>two variables are not options but logging's, read by the shipped {@code logback.xml}:
+ *       {@value #LOG_FORMAT} ({@code text} or {@code json}) and {@value #LOG_LEVEL} (io.mvsink's level).
+ *       They are checked here, since logback drops a line it cannot place without a word.</li>
  * </ul>
  */
 public final class EnvironmentOptions {
     public static final String PREFIX = "MVSINK_";
     public static final String STREAMS_VARIABLE_PREFIX = PREFIX + "STREAMS_";
+    /** The log layout, text or json (logback.xml); not an option. */
+    public static final String LOG_FORMAT = PREFIX + "LOG_FORMAT";
+    /** The level of io.mvsink's loggers (logback.xml); not an option. */
+    public static final String LOG_LEVEL = PREFIX + "LOG_LEVEL";
+    /** Each logging variable's accepted values (as logback.xml reads them: the format's case matters). */
+    private static final Map<String, Set<String>> LOGGING = Map.of(
+        LOG_FORMAT, Set.of("text", "json"),
+        LOG_LEVEL, Set.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "OFF"));
 
     private static final Pattern SPELLING = Pattern.compile("[A-Z0-9]+(_{1,3}[A-Z0-9]+)*");
     private static final Pattern UNDERSCORES = Pattern.compile("_+");
@@ -65,6 +76,10 @@ public final class EnvironmentOptions {
             if (!variable.startsWith(PREFIX)) {
                 continue;
             }
+            if (LOGGING.containsKey(variable)) {
+                checkLogging(variable, entry.getValue());
+                continue;
+            }
             String option = optionOf(variable);
             if (option == null) {
                 unknown.add(variable);
@@ -79,6 +94,14 @@ public final class EnvironmentOptions {
                 + variableOf("a.b_c-d") + " is a.b_c-d, " + STREAMS_VARIABLE_PREFIX + "X_Y is streams.x.y)");
         }
         return options;
+    }
+
+    private static void checkLogging(String variable, String value) {
+        Set<String> accepted = LOGGING.get(variable);
+        String spelled = variable.equals(LOG_LEVEL) ? value.toUpperCase(Locale.ROOT) : value;
+        if (!accepted.contains(spelled)) {
+            throw new ConfigException(variable, value, "one of " + new TreeSet<>(accepted));
+        }
     }
 
     /** The option {@code variable} sets, or null if it sets none. */
@@ -106,7 +129,8 @@ public final class EnvironmentOptions {
         Set<String> declared = new TreeSet<>(MvsinkConfig.DEFINITION.names());
         for (String option : declared) {
             String variable = variableOf(option);
-            if (variable.startsWith(STREAMS_VARIABLE_PREFIX) || !option.equals(spelledOption(variable))) {
+            if (variable.startsWith(STREAMS_VARIABLE_PREFIX) || LOGGING.containsKey(variable)
+                    || !option.equals(spelledOption(variable))) {
                 throw new IllegalStateException("option " + option + " has no environment variable of its own");
             }
         }

@@ -4,6 +4,7 @@ import io.mvsink.blob.BlobStore;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.consensus.ConsensusReader;
 import io.mvsink.consensus.ShardState;
+import io.mvsink.metrics.ShardLogContext;
 import io.mvsink.metrics.ShardMetrics;
 import java.time.Duration;
 import java.util.Map;
@@ -70,11 +71,11 @@ public final class GcService implements AutoCloseable {
         }
         if (intervalMs <= 0) {
             state = State.OFF;
-            LOG.info("shard {}: blob gc off ({} = 0)", shard, MvsinkConfig.GC_INTERVAL_MS);
+            LOG.info("blob gc off ({} = 0)", MvsinkConfig.GC_INTERVAL_MS);
             return;
         }
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, task -> {
-            Thread thread = new Thread(task, "mvsink-gc-" + shard);
+            Thread thread = new Thread(ShardLogContext.wrap(shard, task), "mvsink-gc-" + shard);
             thread.setDaemon(true);
             return thread;
         });
@@ -83,7 +84,7 @@ public final class GcService implements AutoCloseable {
         scheduler = executor;
         state = State.RUNNING;
         scheduleNext();
-        LOG.info("shard {}: blob gc of {} every {} ms, grace {} ms", shard, gc.prefix(), intervalMs, gc.graceMs());
+        LOG.info("blob gc of {} every {} ms, grace {} ms", gc.prefix(), intervalMs, gc.graceMs());
     }
 
     private synchronized void scheduleNext() {
@@ -106,14 +107,14 @@ public final class GcService implements AutoCloseable {
         try {
             GcResult result = gc.run(states, false);
             metrics.gcRan(result.deleted().size());
-            LOG.info("shard {}: blob gc of {}: {}", shard, gc.prefix(), result.summary());
+            LOG.info("blob gc of {}: {}", gc.prefix(), result.summary());
             return result;
         } catch (RuntimeException e) {
             if (state == State.CLOSED) {
-                LOG.info("shard {}: blob gc stopped by close: {}", shard, e.toString());
+                LOG.info("blob gc stopped by close: {}", e.toString());
             } else {
                 metrics.gcFailed();
-                LOG.warn("shard {}: blob gc failed, next run in about {} ms: {}", shard, intervalMs, e.toString());
+                LOG.warn("blob gc failed, next run in about {} ms: {}", intervalMs, e.toString());
             }
             return null;
         }
@@ -139,8 +140,7 @@ public final class GcService implements AutoCloseable {
             if (!running.awaitTermination(timeout.toMillis() / 2, TimeUnit.MILLISECONDS)) {
                 running.shutdownNow();
                 if (!running.awaitTermination(timeout.toMillis() - timeout.toMillis() / 2, TimeUnit.MILLISECONDS)) {
-                    LOG.warn("shard {}: blob gc did not stop within {}; abandoning its run (a daemon thread)", shard,
-                        timeout);
+                    LOG.warn("blob gc did not stop within {}; abandoning its run (a daemon thread)", timeout);
                 }
             }
         } catch (InterruptedException e) {

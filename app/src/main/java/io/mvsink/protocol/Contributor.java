@@ -24,6 +24,7 @@ import org.slf4j.LoggerFactory;
  * transaction). Copies are harmless: the appender's exact cover uses one.
  */
 public final class Contributor {
+    /** Its lines name the partition; the shard is in the MDC, set by the task that drives it (ShardLogContext). */
     private static final Logger LOG = LoggerFactory.getLogger(Contributor.class);
     /** At most this many grid intervals of a copy are contributed one by one (see {@link #pieceEnd}). */
     public static final int COPY_PIECES = 64;
@@ -147,8 +148,8 @@ public final class Contributor {
     /** The task closes: it stops waiting for its batches and leaves the shard's local tasks. */
     public void close() {
         if (!inFlight.isEmpty()) {
-            LOG.info("shard {} partition {}: closing with {} unanswered batches; the next owner contributes again",
-                shard, partition, inFlight.size());
+            LOG.info("partition {}: closing with {} unanswered batches; the next owner contributes again",
+                partition, inFlight.size());
         }
         inFlight.forEach(Handle::abandon);
         inFlight.clear();
@@ -244,8 +245,8 @@ public final class Contributor {
             if (outcome instanceof Outcome.Report report) {
                 reporter.report(report, head.upper());
             } else if (outcome instanceof Outcome.Failed failed) {
-                LOG.warn("shard {} partition {}: batch for [{}, {}) failed, contributing again: {}",
-                    shard, partition, head.lower(), head.upper(), failed.reason());
+                LOG.warn("partition {}: batch for [{}, {}) failed, contributing again: {}", partition, head.lower(),
+                    head.upper(), failed.reason());
                 restartFrom(head.lower());
                 return;
             }
@@ -261,8 +262,8 @@ public final class Contributor {
         registry.takeRestart(shard, partition).filter(r -> r.upper() > sealed).ifPresent(r -> {
             long from = Math.max(r.lower(), sealed);
             if (from < position.lower()) {
-                LOG.info("shard {} partition {}: the owner of the batch of [{}, {}) left, contributing again from {}",
-                    shard, partition, r.lower(), r.upper(), from);
+                LOG.info("partition {}: the owner of the batch of [{}, {}) left, contributing again from {}", partition,
+                    r.lower(), r.upper(), from);
                 restartFrom(from);
             }
         });
@@ -276,8 +277,8 @@ public final class Contributor {
         // while a copy of the last round is still in the registry, another round would only queue behind it
         boolean copyInFlight = !inFlight.isEmpty() && inFlight.peekFirst().upper() <= copiesBelow;
         if (!copyInFlight && !unsealed.isEmpty() && time.milliseconds() - unsealed.peekFirst()[1] >= recontributeMs) {
-            LOG.info("shard {} partition {}: [{}, {}) not sealed within {} ms, contributing again",
-                shard, partition, sealed, position.lower(), recontributeMs);
+            LOG.info("partition {}: [{}, {}) not sealed within {} ms, contributing again", partition, sealed,
+                position.lower(), recontributeMs);
             restartFrom(sealed);
         }
     }

@@ -5,6 +5,7 @@ import io.mvsink.batch.ContributionData;
 import io.mvsink.batch.PartEncoder;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.blob.BlobStore;
+import io.mvsink.metrics.ShardLogContext;
 import io.mvsink.registry.SchemaRegistry;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -473,7 +474,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
 
     private void schedule(SharedBuilder b) {
         if (b.startDraining()) {
-            pool.execute(() -> drain(b));
+            pool.execute(ShardLogContext.wrap(b.key.shard(), () -> drain(b)));
         }
     }
 
@@ -535,11 +536,11 @@ public final class SharedBatchRegistry implements AutoCloseable {
                 // an Error too: a builder left draining would keep its handles pending forever; the loop
                 // goes on, discarding the failed builder's queued work and releasing its bytes
                 if (e instanceof Error) {
-                    LOG.error("shard {}: shared batch {} for [{}, {}) hit an error; failing it", b.key.shard(),
-                        b.batchId, b.key.lower(), b.key.upper(), e);
+                    LOG.error("shared batch {} for [{}, {}) hit an error; failing it", b.batchId, b.key.lower(),
+                        b.key.upper(), e);
                 }
-                LOG.warn("shard {}: shared batch {} for [{}, {}) failed; its {} contributors contribute again: {}",
-                    b.key.shard(), b.batchId, b.key.lower(), b.key.upper(), b.participants(), e.toString());
+                LOG.warn("shared batch {} for [{}, {}) failed; its {} contributors contribute again: {}", b.batchId,
+                    b.key.lower(), b.key.upper(), b.participants(), e.toString());
                 synchronized (lock) {
                     if (item instanceof ContributionData c) {
                         queue(c.shard(), -c.approximateBytes());

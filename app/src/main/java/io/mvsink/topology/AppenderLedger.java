@@ -103,7 +103,7 @@ final class AppenderLedger {
         }
         List<Batch> live = new ArrayList<>(mirrored.batches());
         live.forEach(b -> store.put(LIVE_KEY + shard + "/" + b.getBatchId(), Codecs.BATCH.encode(b)));
-        LOG.info("shard {}: took {} live batches from the consensus mirror at seqno {}", shard, live.size(),
+        LOG.info("took {} live batches from the consensus mirror at seqno {}", live.size(),
             state.getSeqno());
         return live;
     }

@@ -6,6 +6,7 @@ import io.mvsink.avro.BatchReport;
 import io.mvsink.avro.Contribution;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.codec.Codecs;
+import io.mvsink.metrics.ShardLogContext;
 import io.mvsink.protocol.SealCover;
 import io.mvsink.consensus.ConsensusKeys;
 import java.nio.charset.StandardCharsets;
@@ -62,15 +63,27 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
 
     @Override
     public void init(ProcessorContext<byte[], byte[]> context) {
-        this.context = context;
-        this.ledger = new AppenderLedger(context.getStateStore(StoreNames.APPENDER), sink.shard(),
-            sink.partitionCount(), sink.location(), context.getStateStore(StoreNames.CONSENSUS));
-        this.state = ledger.state();
-        context.schedule(Duration.ofMillis(sink.punctuateMs()), PunctuationType.WALL_CLOCK_TIME, this::tick);
+        try (ShardLogContext.Scope scope = ShardLogContext.enter(sink.shard())) {
+            this.context = context;
+            this.ledger = new AppenderLedger(context.getStateStore(StoreNames.APPENDER), sink.shard(),
+                sink.partitionCount(), sink.location(), context.getStateStore(StoreNames.CONSENSUS));
+            this.state = ledger.state();
+        }
+        context.schedule(Duration.ofMillis(sink.punctuateMs()), PunctuationType.WALL_CLOCK_TIME, wallClock -> {
+            try (ShardLogContext.Scope scope = ShardLogContext.enter(sink.shard())) {
+                tick(wallClock);
+            }
+        });
     }
 
     @Override
     public void process(Record<byte[], byte[]> record) {
+        try (ShardLogContext.Scope scope = ShardLogContext.enter(sink.shard())) {
+            processReport(record);
+        }
+    }
+
+    private void processReport(Record<byte[], byte[]> record) {
         BatchReport report = Codecs.REPORT.decode(record.value());
         Batch batch = report.getBatch();
         if (!sink.shard().equals(batch.getShard())) {
@@ -179,7 +192,7 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
 
     private void reject(Batch batch, String why) {
         sink.metrics().mismatch();
-        LOG.info("shard {}: rejected batch {} [{}, {}): {}", sink.shard(), batch.getBatchId(),
+        LOG.info("rejected batch {} [{}, {}): {}", batch.getBatchId(),
             batch.getLower(), batch.getUpper(), why);
         ledger.garbage(batch.getParts().stream().map(p -> p.getKey()).toList());
     }
@@ -217,7 +230,7 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
         long intervals = lower == 0 ? 1 : grid.intervals(lower, cover.upper());
         sink.metrics().appended(intervals, cover.batches().size(), parts,
             value.length, Math.max(0, now - closedAt));
-        LOG.debug("shard {}: append {} sealed [{}, {}) with {} batches", sink.shard(), state.getSeqno(), lower,
+        LOG.debug("append {} sealed [{}, {}) with {} batches", state.getSeqno(), lower,
             cover.upper(), cover.batches().size());
     }
 
@@ -228,7 +241,7 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
         // a merge takes its closedAtMs before its first write
         if (!live || tooOld(merged.batch().getClosedAtMs(), now)) {
             sink.metrics().compactionConflict();
-            LOG.info("shard {}: merged batch {} not committed ({})", sink.shard(), merged.batch().getBatchId(),
+            LOG.info("merged batch {} not committed ({})", merged.batch().getBatchId(),
                 live ? "too old" : "its batches changed meanwhile");
             ledger.garbage(merged.batch().getParts().stream().map(p -> p.getKey()).toList());
             return;
@@ -264,8 +277,8 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
         byte[] rollup = Codecs.STATE_ROLLUP.encode(ledger.rollup(now, now - upkeep.graceMs()));
         if (rollup.length > MAX_ROLLUP_BYTES) {
             sink.metrics().rollupSkipped();
-            LOG.warn("shard {}: rollup at seqno {} would be {} bytes (over {}); diffs kept until the state shrinks",
-                sink.shard(), state.getSeqno(), rollup.length, MAX_ROLLUP_BYTES);
+            LOG.warn("rollup at seqno {} would be {} bytes (over {}); diffs kept until the state shrinks",
+                state.getSeqno(), rollup.length, MAX_ROLLUP_BYTES);
             return;
         }
         forward(ConsensusKeys.rollup(sink.shard()), rollup, now);
@@ -282,6 +295,8 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
 
     @Override
     public void close() {
-        compactions.abandon();
+        try (ShardLogContext.Scope scope = ShardLogContext.enter(sink.shard())) {
+            compactions.abandon();
+        }
     }
 }

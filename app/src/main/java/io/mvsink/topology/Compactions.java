@@ -72,7 +72,7 @@ final class Compactions {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             metrics.compactionFailed();
             retryAt = now + RETRY_PAUSE_MS;
-            LOG.warn("shard {}: merging {} batches failed (retrying in {} ms): {}", shard, replacing.size(),
+            LOG.warn("merging {} batches failed (retrying in {} ms): {}", replacing.size(),
                 RETRY_PAUSE_MS, cause.toString());
             return Optional.empty();
         }

@@ -3,6 +3,7 @@ package io.mvsink.topology;
 import io.mvsink.avro.BatchReport;
 import io.mvsink.avro.TaskProgress;
 import io.mvsink.codec.Codecs;
+import io.mvsink.metrics.ShardLogContext;
 import io.mvsink.protocol.Contributor;
 import io.mvsink.protocol.Outcome;
 import java.nio.charset.StandardCharsets;
@@ -51,6 +52,12 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
 
     @Override
     public void init(ProcessorContext<byte[], byte[]> context) {
+        try (ShardLogContext.Scope scope = ShardLogContext.enter(sink.shard())) {
+            initTask(context);
+        }
+    }
+
+    private void initTask(ProcessorContext<byte[], byte[]> context) {
         this.context = context;
         this.buffer = context.getStateStore(StoreNames.BUFFER);
         this.intervalBytes = new IntervalBytes(grid);
@@ -65,11 +72,21 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
         this.progress = stored == null ? new TaskProgress(0L, 0L, 0L) : Codecs.TASK_PROGRESS.decode(stored);
         this.contributor = new Contributor(sink.batches(), sink.shard(), partition, grid.width(), sink.recontributeMs(),
             sink.time(), sink.metrics(), intervalBytes, sealed.get(), grid.floor(progress.getFrontier()));
-        context.schedule(Duration.ofMillis(sink.punctuateMs()), PunctuationType.WALL_CLOCK_TIME, now -> tick());
+        context.schedule(Duration.ofMillis(sink.punctuateMs()), PunctuationType.WALL_CLOCK_TIME, now -> {
+            try (ShardLogContext.Scope scope = ShardLogContext.enter(sink.shard())) {
+                tick();
+            }
+        });
     }
 
     @Override
     public void process(Record<byte[], byte[]> record) {
+        try (ShardLogContext.Scope scope = ShardLogContext.enter(sink.shard())) {
+            processRecord(record);
+        }
+    }
+
+    private void processRecord(Record<byte[], byte[]> record) {
         Decoded decoded = decoder.decode(record.value(), record.timestamp(), record.headers());
         if (decoded instanceof Decoded.UpdateRecord update) {
             addUpdate(record, update);
@@ -87,8 +104,7 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
             progress.setLateUpdates(progress.getLateUpdates() + 1);
             saveProgress();
             sink.metrics().lateUpdate();
-            LOG.debug("shard {} partition {}: late update at {} advanced to frontier {}",
-                sink.shard(), partition, update.time(), time);
+            LOG.debug("partition {}: late update at {} advanced to frontier {}", partition, update.time(), time);
         }
         buffer.add(time, update.schemaId(), update.row(), update.diff());
         intervalBytes.add(time, update.row().length + CorrectionBuffer.UPDATE_OVERHEAD);
@@ -134,8 +150,7 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
             int removed = buffer.trimBelow(trimmedBelow < 0 ? Long.MIN_VALUE : trimmedBelow, upper);
             intervalBytes.trimBelow(grid.floor(upper));
             trimmedBelow = upper;
-            LOG.debug("shard {} partition {}: trimmed {} entries below sealed upper {}",
-                sink.shard(), partition, removed, upper);
+            LOG.debug("partition {}: trimmed {} entries below sealed upper {}", partition, removed, upper);
         }
     }
 
@@ -145,7 +160,9 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
 
     @Override
     public void close() {
-        contributor.close();
-        sink.metrics().bufferClosed(partition);
+        try (ShardLogContext.Scope scope = ShardLogContext.enter(sink.shard())) {
+            contributor.close();
+            sink.metrics().bufferClosed(partition);
+        }
     }
 }

@@ -49,7 +49,7 @@ final class DeadLetters {
         context.forward(new Record<>(record.key(), record.value(), context.currentSystemTimeMs(), headers),
             StoreNames.DEAD_LETTER_SINK);
         metrics.deadLettered(reason);
-        LOG.debug("shard {}: dead-lettered a record: {} ({})", metrics.shard(), reason, detail);
+        LOG.debug("dead-lettered a record: {} ({})", reason, detail);
     }
 
     private static void header(Headers headers, String name, String value) {

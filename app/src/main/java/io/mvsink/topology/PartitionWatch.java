@@ -39,8 +39,8 @@ final class PartitionWatch {
             now = probe.partitions();
         } catch (RuntimeException e) {
             deferred = true;
-            LOG.warn("shard {}: cannot verify the partition count of {} before a seal, not sealing now: {}",
-                shard, probe.topic(), e.toString());
+            LOG.warn("cannot verify the partition count of {} before a seal, not sealing now: {}", probe.topic(),
+                e.toString());
             return false;
         }
         if (now != sealedOver) {

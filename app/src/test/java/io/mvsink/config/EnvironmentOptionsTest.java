@@ -99,4 +99,18 @@ class EnvironmentOptionsTest {
         assertTrue(e.getMessage().contains("MVSINK_BLOB_CONECTION_STRING"), e.getMessage());
         assertTrue(!e.getMessage().contains("s3cret"), e.getMessage());
     }
+
+    @Test
+    void shouldLeaveTheLoggingVariablesToLogbackButCheckTheirValues() {
+        Map<String, String> options = EnvironmentOptions.fromEnvironment(Map.of(
+            "MVSINK_LOG_FORMAT", "json", "MVSINK_LOG_LEVEL", "debug", "MVSINK_BOOTSTRAP_SERVERS", "kafka:9092"));
+
+        assertEquals(Map.of("bootstrap.servers", "kafka:9092"), options);
+        Map<String, String> bad = Map.of("MVSINK_LOG_FORMAT", "JSON", "MVSINK_LOG_LEVEL", "loud");
+        bad.forEach((variable, value) -> {
+            ConfigException e = assertThrows(ConfigException.class,
+                () -> EnvironmentOptions.fromEnvironment(Map.of(variable, value)), variable);
+            assertTrue(e.getMessage().contains(variable) && e.getMessage().contains(value), e.getMessage());
+        });
+    }
 }

@@ -70,12 +70,13 @@ class ProcessKillIT {
      * Apicurio) that log enough to tell a stall's story.
      */
     private static final List<String> JVM_OPTIONS = List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-        "-Dorg.slf4j.simpleLogger.log.io.mvsink=info",
-        "-Dorg.slf4j.simpleLogger.log.io.mvsink.topology.AppenderProcessor=debug",
-        "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.streams.processor.internals.StreamThread=info",
-        "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.streams.processor.internals.StreamsPartitionAssignor=info",
-        "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.streams.processor.internals.StoreChangelogReader=info",
-        "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.streams.processor.internals.DefaultStateUpdater=info");
+        ChildApp.logLevels(Map.of(
+            "io.mvsink", "INFO",
+            "io.mvsink.topology.AppenderProcessor", "DEBUG",
+            "org.apache.kafka.streams.processor.internals.StreamThread", "INFO",
+            "org.apache.kafka.streams.processor.internals.StreamsPartitionAssignor", "INFO",
+            "org.apache.kafka.streams.processor.internals.StoreChangelogReader", "INFO",
+            "org.apache.kafka.streams.processor.internals.DefaultStateUpdater", "INFO")));
 
     /**
      * Every child: 4 stream threads, barrier mode, and quick recovery. The group notices a killed

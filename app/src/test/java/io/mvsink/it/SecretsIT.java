@@ -45,10 +45,8 @@ class SecretsIT {
              CorrectionProducer producer = sink.producer()) {
             // its own JVM, so that its loggers start at these levels whatever ran before in this one
             String log;
-            try (ChildApp app = ChildApp.start(sink, "secrets", List.of(
-                     "-Dorg.slf4j.simpleLogger.log.io.mvsink=debug",
-                     "-Dorg.slf4j.simpleLogger.log.org.apache.kafka=info",
-                     "-Dorg.slf4j.simpleLogger.log.com.azure=info"),
+            try (ChildApp app = ChildApp.start(sink, "secrets", List.of(ChildApp.logLevels(Map.of(
+                     "io.mvsink", "DEBUG", "org.apache.kafka", "INFO", "com.azure", "INFO"))),
                  List.of("--set", MvsinkConfig.REGISTRY_BASIC_AUTH + "=" + AUTH, "--set", "num.stream.threads=2"))) {
                 WorkloadRunner runner = new WorkloadRunner(producer, new Workload(21, 100, 0.3), Time.SYSTEM);
                 runner.run(500, 2_000, 3_000, 100, n -> { });

@@ -52,11 +52,6 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Reproduce a run's choices with {@code -Dmvsink.stress.seed=<seed>} (thread timing still varies).
  */
 class SharedBatchRegistryStressTest {
-    static {
-        // thousands of injected failures would each log a warning (effective if no test logged from it yet)
-        System.setProperty("org.slf4j.simpleLogger.log." + SharedBatchRegistry.class.getName(), "error");
-    }
-
     private static final int SHARDS = 3;
     private static final int TASK_THREADS = 8;
     private static final int POOL_THREADS = 3;

@@ -52,11 +52,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** The shared batch registry's protocol, one behaviour per test, on in-memory fakes and a mock clock. */
 class SharedBatchRegistryTest {
-    static {
-        // the injected blob failures would log warnings (effective if no test logged from the registry yet)
-        System.setProperty("org.slf4j.simpleLogger.log." + SharedBatchRegistry.class.getName(), "error");
-    }
-
     private static final String ORDERS = "orders";
     private static final String PAYMENTS = "payments";
     private static final long BARRIER_TIMEOUT_MS = 5_000;

@@ -1,9 +1,13 @@
 package io.mvsink.topology;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.AppenderBase;
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.batch.CoalescingMode;
@@ -12,20 +16,25 @@ import io.mvsink.protocol.SharedBatchRegistry;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.blob.InMemoryBlobStore;
 import io.mvsink.codec.Codecs;
+import io.mvsink.metrics.ShardLogContext;
 import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.registry.InMemorySchemaRegistry;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * The appender checks the corrections topic's partition count before every seal (a fake probe
  * here): it seals while the count is the shard's, never once partitions were added, and seals
- * nothing while the count cannot be verified, trying again at its next punctuation.
+ * nothing while the count cannot be verified, trying again at its next punctuation (and says so
+ * with the shard in the MDC).
  */
 class AppenderPartitionWatchTest {
     private static final int PARTITIONS = 2;
@@ -98,6 +107,34 @@ class AppenderPartitionWatchTest {
         topicPartitions.set(PARTITIONS);
         appender.driver.advanceWallClockTime(Duration.ofMillis(20));
         assertEquals(List.of(WIDTH), uppers(), "sealed at the punctuation after the probe answered");
+    }
+
+    @Test
+    void shouldLogTheUnverifiedCountWithTheShardInTheMdcOnProcessAndPunctuation() {
+        List<String> logged = new CopyOnWriteArrayList<>();
+        AppenderBase<ILoggingEvent> capture = new AppenderBase<>() {
+            @Override
+            protected void append(ILoggingEvent event) {
+                logged.add(event.getMDCPropertyMap().get(ShardLogContext.KEY) + ": " + event.getFormattedMessage());
+            }
+        };
+        Logger logger = (Logger) LoggerFactory.getLogger(PartitionWatch.class);
+        capture.setContext(logger.getLoggerContext());
+        capture.start();
+        logger.addAppender(capture);
+        try {
+            topicPartitions.set(-1);
+            report(batch(0, WIDTH, 0, 1));
+            appender.driver.advanceWallClockTime(Duration.ofMillis(20));
+        } finally {
+            logger.detachAppender(capture);
+        }
+
+        assertEquals(2, logged.size(), logged.toString());
+        for (String line : logged) {
+            assertTrue(line.startsWith("s: cannot verify the partition count of c before a seal"), line);
+        }
+        assertNull(MDC.get(ShardLogContext.KEY), "the stream thread keeps no shard after the work");
     }
 
     private void report(Batch batch) {
