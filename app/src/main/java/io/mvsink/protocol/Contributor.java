@@ -243,6 +243,8 @@ public final class Contributor {
             }
             inFlight.pollFirst();
             if (outcome instanceof Outcome.Report report) {
+                LOG.debug("partition {}: reporting batch {} of [{}, {})", partition, report.batch().getBatchId(),
+                    head.lower(), head.upper());
                 reporter.report(report, head.upper());
             } else if (outcome instanceof Outcome.Failed failed) {
                 LOG.warn("partition {}: batch for [{}, {}) failed, contributing again: {}", partition, head.lower(),

@@ -2,6 +2,8 @@ package io.mvsink.protocol;
 
 import java.util.Optional;
 import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Mints one shard's ranges for every task of the shard in this JVM, so that all of them
@@ -20,6 +22,7 @@ import java.util.TreeMap;
  * <p>Not thread-safe: the batch registry calls it under its lock.
  */
 public final class RangeMinter {
+    private static final Logger LOG = LoggerFactory.getLogger(RangeMinter.class);
     private final long width;
     private final long targetBytes;
     /** Minted ranges not yet sealed, lower to upper, contiguous. */
@@ -120,6 +123,7 @@ public final class RangeMinter {
         minted.put(lower, upper);
         mintedUpTo = upper;
         mints++;
+        LOG.debug("minted [{}, {}): {} bytes buffered in it", lower, upper, bytes(tasks, lower, upper));
     }
 
     private static long bytes(Participants tasks, long lower, long upper) {

@@ -517,6 +517,8 @@ public final class SharedBatchRegistry implements AutoCloseable {
                     var batch = b.writer.finish(blobs, b.described(), b.closedAtMs());
                     synchronized (lock) {
                         if (b.state() != SharedBuilder.State.FAILED) {
+                            LOG.debug("batch {} of [{}, {}) written: {} parts, {} participants", batch.getBatchId(),
+                                batch.getLower(), batch.getUpper(), batch.getParts().size(), b.participants());
                             b.finished(batch);
                             b.sink.metrics().batchBuilt(b.participants());
                         }
