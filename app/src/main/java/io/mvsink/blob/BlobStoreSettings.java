@@ -54,8 +54,8 @@ public record BlobStoreSettings(Optional<String> connectionString, Optional<Stri
 
     /** Settings for {@code container} of the account in {@code connectionString}, with default retries. */
     public static BlobStoreSettings fromConnectionString(String connectionString, String container) {
-        return new BlobStoreSettings(Optional.of(connectionString), Optional.empty(), Optional.empty(),
-                Optional.empty(), container, DEFAULT_MAX_ATTEMPTS, DEFAULT_INITIAL_BACKOFF, DEFAULT_MAX_BACKOFF, DEFAULT_REQUEST_TIMEOUT);
+        return new BlobStoreSettings(Optional.of(connectionString), Optional.empty(), Optional.empty(), Optional.empty(),
+                container, DEFAULT_MAX_ATTEMPTS, DEFAULT_INITIAL_BACKOFF, DEFAULT_MAX_BACKOFF, DEFAULT_REQUEST_TIMEOUT);
     }
 
     /** Settings for {@code container} at {@code endpoint} authorized by {@code sasToken}, with default retries. */
