@@ -40,7 +40,8 @@ public final class Wiring {
     /**
      * The blob store of {@code config}, reached by the one way {@link BlobAccess} allows with the
      * options and {@code env}. With account credentials the container is created if missing; a
-     * (container) SAS token cannot create it, so it must exist.
+     * (container) SAS token cannot create it, and an Entra ID identity may hold its role on the
+     * container alone, so with those it must exist.
      *
      * @throws org.apache.kafka.common.config.ConfigException naming the options (or variables) the
      *     storage client refused, never their values
@@ -48,10 +49,11 @@ public final class Wiring {
     public static AzureBlobStore blobs(MvsinkConfig config, Map<String, String> env) {
         BlobAccess access = config.blobAccess(env);
         String container = config.getString(MvsinkConfig.BLOB_CONTAINER);
-        BlobStoreSettings settings = (access.isAccount()
-                ? BlobStoreSettings.fromConnectionString(access.connectionString(), container)
-                : BlobStoreSettings.fromSasToken(access.endpoint(), access.sasToken(), container))
-            .withRetries(config.getInt(MvsinkConfig.BLOB_MAX_ATTEMPTS), BlobStoreSettings.DEFAULT_INITIAL_BACKOFF,
+        BlobStoreSettings settings = (switch (access.way()) {
+            case ACCOUNT -> BlobStoreSettings.fromConnectionString(access.connectionString(), container);
+            case SAS -> BlobStoreSettings.fromSasToken(access.endpoint(), access.sasToken(), container);
+            case ENTRA -> BlobStoreSettings.fromDefaultAzureCredential(access.endpoint(), container);
+        }).withRetries(config.getInt(MvsinkConfig.BLOB_MAX_ATTEMPTS), BlobStoreSettings.DEFAULT_INITIAL_BACKOFF,
                 BlobStoreSettings.DEFAULT_MAX_BACKOFF);
         AzureBlobStore store;
         try {

@@ -40,11 +40,16 @@ public final class AzureBlobStore implements BlobStore {
     }
 
     AzureBlobStore(BlobStoreSettings settings, Sleeper sleeper) {
+        this(settings, sleeper, java.net.http.HttpClient.newBuilder());
+    }
+
+    /** With {@code jdk} as the base of the HTTP client: tests give it an SSL context that trusts their own CA. */
+    AzureBlobStore(BlobStoreSettings settings, Sleeper sleeper, java.net.http.HttpClient.Builder jdk) {
         this.timeout = settings.requestTimeout();
         this.counter = new WriteCountingPolicy();
         this.retries = new RetryLoop(settings.container(), settings.maxAttempts(),
                 new Backoff(settings.initialBackoff(), settings.maxBackoff()), sleeper);
-        HttpClient http = new JdkHttpClientBuilder()
+        HttpClient http = new JdkHttpClientBuilder(jdk)
                 .connectionTimeout(timeout)
                 .responseTimeout(timeout)
                 .build();
@@ -57,6 +62,7 @@ public final class AzureBlobStore implements BlobStore {
         settings.connectionString().ifPresent(builder::connectionString);
         settings.endpoint().ifPresent(builder::endpoint);
         settings.sasToken().ifPresent(builder::sasToken);
+        settings.credential().ifPresent(builder::credential);
         this.container = builder.buildClient();
     }
 

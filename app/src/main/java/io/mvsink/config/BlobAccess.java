@@ -7,32 +7,52 @@ import java.util.Objects;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
- * How mvsink reaches blob storage, one of three ways. The options give at most one; the
+ * How mvsink reaches blob storage, one of four ways. The options give at most one; the
  * environment is read only when the options give none (explicit configuration wins over
  * whatever a machine happens to have in its environment):
  * <ol>
  *   <li>{@value MvsinkConfig#BLOB_CONNECTION_STRING};</li>
  *   <li>{@value MvsinkConfig#BLOB_ENDPOINT} with {@value MvsinkConfig#BLOB_SAS_TOKEN};</li>
+ *   <li>{@value MvsinkConfig#BLOB_ENDPOINT} (https) with {@value MvsinkConfig#BLOB_AUTH}={@value #AUTH_ENTRA}:
+ *       a Microsoft Entra ID token from the Azure SDK's {@code DefaultAzureCredential}, which reads its own
+ *       environment (managed identity, workload identity, {@code AZURE_CLIENT_ID}...);</li>
  *   <li>account credentials from the environment: {@value #ENV_CONNECTION_STRING}, or {@value #ENV_ACCOUNT}
  *       with {@value #ENV_KEY} (at {@value MvsinkConfig#BLOB_ENDPOINT}, or by default
  *       {@code https://<account>.blob.core.windows.net}).</li>
  * </ol>
- * Account credentials become a connection string; a SAS token stays a SAS token. Errors name the
- * options and variables, never their values; {@link #toString()} hides the secrets.
+ * Account credentials become a connection string; a SAS token stays a SAS token; Entra ID is the
+ * endpoint alone. Errors name the options and variables, never their values; {@link #toString()}
+ * hides the secrets.
  *
- * @param connectionString account connection string (with key), or empty with a SAS token
- * @param endpoint         blob service endpoint with a SAS token, else empty
- * @param sasToken         SAS token, else empty
+ * @param connectionString account connection string (with key), else empty
+ * @param endpoint         blob service endpoint with a SAS token or Entra ID, else empty
+ * @param sasToken         SAS token, else empty (with a connection string or Entra ID)
  * @param source           the options or environment variables it came from, for errors
  */
 public record BlobAccess(String connectionString, String endpoint, String sasToken, String source) {
     public static final String ENV_CONNECTION_STRING = "AZURE_STORAGE_CONNECTION_STRING";
     public static final String ENV_ACCOUNT = "AZURE_STORAGE_ACCOUNT";
     public static final String ENV_KEY = "AZURE_STORAGE_KEY";
+    /** {@value MvsinkConfig#BLOB_AUTH}: a secret (connection string, account key or SAS token), the default. */
+    public static final String AUTH_SECRET = "secret";
+    /** {@value MvsinkConfig#BLOB_AUTH}: a Microsoft Entra ID token from {@code DefaultAzureCredential}. */
+    public static final String AUTH_ENTRA = "entra";
+
+    /** The kind of access, which decides how the store authenticates and whether it may create the container. */
+    public enum Way {
+        /** An account connection string: Shared Key, may create the container. */
+        ACCOUNT,
+        /** An endpoint with a SAS token: the container must exist. */
+        SAS,
+        /** An endpoint with an Entra ID token (RBAC): the container must exist. */
+        ENTRA
+    }
 
     private static final String HIDDEN = "[hidden]";
+    private static final String ENTRA = MvsinkConfig.BLOB_AUTH + "=" + AUTH_ENTRA;
     private static final String WAYS = "set one of " + MvsinkConfig.BLOB_CONNECTION_STRING + "; "
-        + MvsinkConfig.BLOB_ENDPOINT + " with " + MvsinkConfig.BLOB_SAS_TOKEN + "; or, when neither is set, in the environment "
+        + MvsinkConfig.BLOB_ENDPOINT + " with " + MvsinkConfig.BLOB_SAS_TOKEN + "; " + MvsinkConfig.BLOB_ENDPOINT
+        + " with " + ENTRA + "; or, when none is set, in the environment "
         + ENV_CONNECTION_STRING + ", or " + ENV_ACCOUNT + " with " + ENV_KEY + " (and optionally "
         + MvsinkConfig.BLOB_ENDPOINT + ")";
 
@@ -41,9 +61,17 @@ public record BlobAccess(String connectionString, String endpoint, String sasTok
         Objects.requireNonNull(endpoint, "endpoint");
         Objects.requireNonNull(sasToken, "sasToken");
         Objects.requireNonNull(source, "source");
+        if (connectionString.isEmpty() == endpoint.isEmpty()) {
+            throw new IllegalArgumentException("blob access is a connection string or an endpoint");
+        }
     }
 
-    /** True when this is an account connection string (which may create the container), false for a SAS token. */
+    /** The kind of access this is. */
+    public Way way() {
+        return isAccount() ? Way.ACCOUNT : sasToken.isEmpty() ? Way.ENTRA : Way.SAS;
+    }
+
+    /** True when this is an account connection string (which may create the container), false otherwise. */
     public boolean isAccount() {
         return !connectionString.isEmpty();
     }
@@ -63,7 +91,11 @@ public record BlobAccess(String connectionString, String endpoint, String sasTok
     }
 
     /** The rules among the options alone, checked when the configuration is built. */
-    static void checkOptions(String connectionString, String endpoint, String sasToken) {
+    static void checkOptions(String connectionString, String endpoint, String sasToken, String auth) {
+        if (auth.equals(AUTH_ENTRA)) {
+            checkEntra(connectionString, endpoint, sasToken);
+            return;
+        }
         if (!connectionString.isEmpty() && (!endpoint.isEmpty() || !sasToken.isEmpty())) {
             throw new ConfigException(MvsinkConfig.BLOB_CONNECTION_STRING, HIDDEN, "does not go with "
                 + MvsinkConfig.BLOB_ENDPOINT + " or " + MvsinkConfig.BLOB_SAS_TOKEN + ": " + WAYS);
@@ -73,9 +105,32 @@ public record BlobAccess(String connectionString, String endpoint, String sasTok
         }
     }
 
+    private static void checkEntra(String connectionString, String endpoint, String sasToken) {
+        if (!connectionString.isEmpty()) {
+            throw new ConfigException(MvsinkConfig.BLOB_CONNECTION_STRING, HIDDEN, "does not go with " + ENTRA
+                + " (Entra ID needs no secret): " + WAYS);
+        }
+        if (!sasToken.isEmpty()) {
+            throw new ConfigException(MvsinkConfig.BLOB_SAS_TOKEN, HIDDEN, "does not go with " + ENTRA
+                + " (Entra ID needs no secret): " + WAYS);
+        }
+        if (endpoint.isEmpty()) {
+            throw new ConfigException(MvsinkConfig.BLOB_ENDPOINT, endpoint, "is needed with " + ENTRA
+                + ", e.g. https://<account>.blob.core.windows.net");
+        }
+        if (!endpoint.startsWith("https://")) {
+            throw new ConfigException(MvsinkConfig.BLOB_ENDPOINT, endpoint, "must be https with " + ENTRA
+                + " (the Azure SDK sends a token over TLS only)");
+        }
+    }
+
     /** The access the options and {@code env} give, by the rule above. */
-    static BlobAccess resolve(String connectionString, String endpoint, String sasToken, Map<String, String> env) {
-        checkOptions(connectionString, endpoint, sasToken);
+    static BlobAccess resolve(String connectionString, String endpoint, String sasToken, String auth,
+                              Map<String, String> env) {
+        checkOptions(connectionString, endpoint, sasToken, auth);
+        if (auth.equals(AUTH_ENTRA)) {
+            return new BlobAccess("", endpoint, "", MvsinkConfig.BLOB_ENDPOINT + " with " + ENTRA);
+        }
         String envConnection = env.getOrDefault(ENV_CONNECTION_STRING, "");
         String account = env.getOrDefault(ENV_ACCOUNT, "");
         String key = env.getOrDefault(ENV_KEY, "");
@@ -135,7 +190,10 @@ public record BlobAccess(String connectionString, String endpoint, String sasTok
 
     @Override
     public String toString() {
-        return isAccount() ? "BlobAccess[connection string, secret hidden]"
-            : "BlobAccess[endpoint=" + endpoint + ", SAS token hidden]";
+        return switch (way()) {
+            case ACCOUNT -> "BlobAccess[connection string, secret hidden]";
+            case SAS -> "BlobAccess[endpoint=" + endpoint + ", SAS token hidden]";
+            case ENTRA -> "BlobAccess[endpoint=" + endpoint + ", Entra ID]";
+        };
     }
 }

@@ -39,6 +39,7 @@ public final class MvsinkConfig extends AbstractConfig {
     public static final String BLOB_CONNECTION_STRING = "blob.connection.string";
     public static final String BLOB_ENDPOINT = "blob.endpoint";
     public static final String BLOB_SAS_TOKEN = "blob.sas.token";
+    public static final String BLOB_AUTH = "blob.auth";
     public static final String BLOB_CONTAINER = "blob.container";
     public static final String BLOB_PREFIX = "blob.prefix";
     public static final String BLOB_TARGET_BYTES = "blob.target.bytes";
@@ -108,17 +109,27 @@ public final class MvsinkConfig extends AbstractConfig {
         .define(PUNCTUATE_INTERVAL_MS, Type.LONG, 100L, between(10L, 60_000L), Importance.LOW,
             "How often a task looks for finished batches and newly sealed uppers (wall clock).")
         .define(BLOB_CONNECTION_STRING, Type.PASSWORD, "", Importance.HIGH,
-            "Azure Storage connection string of the account that holds the parts. One of three ways to reach "
-                + "storage: this, or " + BLOB_ENDPOINT + " with " + BLOB_SAS_TOKEN + " (not both), or, when neither "
+            "Azure Storage connection string of the account that holds the parts. One of four ways to reach "
+                + "storage: this, or " + BLOB_ENDPOINT + " with " + BLOB_SAS_TOKEN + ", or " + BLOB_ENDPOINT + " with "
+                + BLOB_AUTH + "=" + BlobAccess.AUTH_ENTRA + " (only one of these), or, when none "
                 + "is set, the environment's " + BlobAccess.ENV_CONNECTION_STRING + ", or " + BlobAccess.ENV_ACCOUNT + " with "
                 + BlobAccess.ENV_KEY + " (and " + BLOB_ENDPOINT + ", or the default https://<account>.blob.core.windows.net).")
         .define(BLOB_ENDPOINT, Type.STRING, "", Importance.HIGH,
             "Blob service endpoint of the account, e.g. https://acct.blob.core.windows.net or Azurite's "
-                + "http://127.0.0.1:10000/devstoreaccount1; with " + BLOB_SAS_TOKEN + " or with "
-                + BlobAccess.ENV_ACCOUNT + " and " + BlobAccess.ENV_KEY + ".")
+                + "http://127.0.0.1:10000/devstoreaccount1; with " + BLOB_SAS_TOKEN + ", with " + BLOB_AUTH + "="
+                + BlobAccess.AUTH_ENTRA + " (https only) or with " + BlobAccess.ENV_ACCOUNT + " and "
+                + BlobAccess.ENV_KEY + ".")
         .define(BLOB_SAS_TOKEN, Type.PASSWORD, "", Importance.HIGH,
             "SAS token (without the leading '?') for " + BLOB_ENDPOINT + "; the container must exist, since a "
                 + "container SAS cannot create it.")
+        .define(BLOB_AUTH, Type.STRING, BlobAccess.AUTH_SECRET, ValidString.in(BlobAccess.AUTH_SECRET,
+                BlobAccess.AUTH_ENTRA), Importance.HIGH,
+            "How mvsink authenticates to blob storage. '" + BlobAccess.AUTH_SECRET + "': with the connection string, "
+                + "account key or SAS token of the other blob options or the environment. '" + BlobAccess.AUTH_ENTRA
+                + "': with a Microsoft Entra ID token from the Azure SDK's DefaultAzureCredential (managed identity, "
+                + "AKS workload identity, or AZURE_CLIENT_ID/AZURE_TENANT_ID/AZURE_CLIENT_SECRET, read from the "
+                + "environment by the SDK) at " + BLOB_ENDPOINT + ", which must be https; no secret option goes with "
+                + "it. The identity needs the role Storage Blob Data Contributor, and the container must exist.")
         .define(BLOB_CONTAINER, Type.STRING, "mvsink", new ContainerValidator(), Importance.HIGH,
             "Blob container of the parts (created if missing). A shard's parts never move: its state records "
                 + "the storage account and container, and an app or snapshot pointed at another is refused, "
@@ -249,7 +260,7 @@ public final class MvsinkConfig extends AbstractConfig {
      */
     public BlobAccess blobAccess(Map<String, String> env) {
         return BlobAccess.resolve(blobConnectionString().value(), getString(BLOB_ENDPOINT),
-            getPassword(BLOB_SAS_TOKEN).value(), env);
+            getPassword(BLOB_SAS_TOKEN).value(), getString(BLOB_AUTH), env);
     }
 
     /**
@@ -287,7 +298,7 @@ public final class MvsinkConfig extends AbstractConfig {
         }
         checkProcessingGuarantee();
         BlobAccess.checkOptions(blobConnectionString().value(), getString(BLOB_ENDPOINT),
-            getPassword(BLOB_SAS_TOKEN).value());
+            getPassword(BLOB_SAS_TOKEN).value(), getString(BLOB_AUTH));
         String auth = getPassword(REGISTRY_BASIC_AUTH).value();
         if (!auth.isEmpty() && auth.indexOf(':') < 1) {
             throw new ConfigException(REGISTRY_BASIC_AUTH, "[hidden]", "must be user:password");

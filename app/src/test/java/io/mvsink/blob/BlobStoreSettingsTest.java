@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.azure.core.credential.TokenCredential;
 import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
 
 class BlobStoreSettingsTest {
     private static final String KEY = "c2VjcmV0LWtleQ==";
@@ -37,9 +39,25 @@ class BlobStoreSettingsTest {
     @Test
     void shouldRequireExactlyOneWayToAuthenticate() {
         assertThrows(IllegalArgumentException.class, () -> new BlobStoreSettings(Optional.of(CS),
-                Optional.of("https://x"), Optional.of("sig"), "c", 1, Duration.ofMillis(1), Duration.ofMillis(1), Duration.ofSeconds(1)));
+                Optional.of("https://x"), Optional.of("sig"), Optional.empty(), "c", 1, Duration.ofMillis(1), Duration.ofMillis(1), Duration.ofSeconds(1)));
         assertThrows(IllegalArgumentException.class, () -> new BlobStoreSettings(Optional.empty(),
-                Optional.of("https://x"), Optional.empty(), "c", 1, Duration.ofMillis(1), Duration.ofMillis(1), Duration.ofSeconds(1)));
+                Optional.of("https://x"), Optional.empty(), Optional.empty(), "c", 1, Duration.ofMillis(1), Duration.ofMillis(1), Duration.ofSeconds(1)));
+    }
+
+    @Test
+    void shouldTakeATokenCredentialInsteadOfASasTokenButNotBoth() {
+        TokenCredential credential = request -> Mono.empty();
+        BlobStoreSettings s = BlobStoreSettings.fromTokenCredential("https://a.blob.core.windows.net", credential, "parts");
+        assertEquals(Optional.of(credential), s.credential());
+        assertEquals(Optional.empty(), s.sasToken());
+        assertEquals(s, s.withRetries(2, Duration.ofMillis(1), Duration.ofMillis(1)).withRetries(5,
+                BlobStoreSettings.DEFAULT_INITIAL_BACKOFF, BlobStoreSettings.DEFAULT_MAX_BACKOFF), "copies keep it");
+        assertThrows(IllegalArgumentException.class, () -> new BlobStoreSettings(Optional.empty(),
+                Optional.of("https://x"), Optional.of("sig"), Optional.of(credential), "c", 1, Duration.ofMillis(1),
+                Duration.ofMillis(1), Duration.ofSeconds(1)));
+        assertThrows(IllegalArgumentException.class, () -> new BlobStoreSettings(Optional.of(CS),
+                Optional.empty(), Optional.empty(), Optional.of(credential), "c", 1, Duration.ofMillis(1),
+                Duration.ofMillis(1), Duration.ofSeconds(1)));
     }
 
     @Test

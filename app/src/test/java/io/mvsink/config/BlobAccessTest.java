@@ -10,13 +10,14 @@ import java.util.Map;
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 
-/** The three ways to reach blob storage, exactly one at a time, and errors that name options but hide secrets. */
+/** The four ways to reach blob storage, exactly one at a time, and errors that name options but hide secrets. */
 class BlobAccessTest {
     private static final String CS = "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=S3cretCsKey==;";
     private static final String SAS = "sv=2021&sig=S3cretSig%3D";
     private static final String KEY = "S3cretEnvKey==";
     private static final String ENV_CS = "DefaultEndpointsProtocol=https;AccountName=envacct;AccountKey=S3cretEnvCs==;";
     private static final String ENDPOINT = "http://127.0.0.1:10000/devstoreaccount1";
+    private static final String HTTPS_ENDPOINT = "https://acct.blob.core.windows.net";
 
     private static Map<String, Object> props(String... pairs) {
         Map<String, Object> props = new HashMap<>();
@@ -153,5 +154,70 @@ class BlobAccessTest {
         String sas = access(Map.of(), MvsinkConfig.BLOB_ENDPOINT, ENDPOINT, MvsinkConfig.BLOB_SAS_TOKEN, SAS).toString();
         assertFalse(sas.contains("S3cret"), sas);
         assertTrue(sas.contains(ENDPOINT), sas);
+    }
+
+    @Test
+    void shouldUseTheHttpsEndpointWithEntraIdAndNoSecret() {
+        BlobAccess access = access(Map.of(), MvsinkConfig.BLOB_ENDPOINT, HTTPS_ENDPOINT,
+            MvsinkConfig.BLOB_AUTH, BlobAccess.AUTH_ENTRA);
+        assertEquals(BlobAccess.Way.ENTRA, access.way());
+        assertFalse(access.isAccount(), "Entra ID does not create the container");
+        assertEquals(HTTPS_ENDPOINT, access.endpoint());
+        assertEquals("", access.sasToken());
+        assertTrue(access.toString().contains("Entra ID"), access.toString());
+    }
+
+    @Test
+    void shouldLetEntraIdWinOverEnvironmentCredentials() {
+        BlobAccess access = access(Map.of(BlobAccess.ENV_ACCOUNT, "acct", BlobAccess.ENV_KEY, KEY),
+            MvsinkConfig.BLOB_ENDPOINT, HTTPS_ENDPOINT, MvsinkConfig.BLOB_AUTH, BlobAccess.AUTH_ENTRA);
+        assertEquals(BlobAccess.Way.ENTRA, access.way());
+        assertEquals("", access.connectionString());
+    }
+
+    @Test
+    void shouldKeepTheSecretWaysByDefault() {
+        assertEquals(BlobAccess.Way.ACCOUNT, access(Map.of(), MvsinkConfig.BLOB_CONNECTION_STRING, CS).way());
+        assertEquals(BlobAccess.Way.SAS, access(Map.of(), MvsinkConfig.BLOB_ENDPOINT, ENDPOINT,
+            MvsinkConfig.BLOB_SAS_TOKEN, SAS).way());
+        assertEquals(BlobAccess.Way.SAS, access(Map.of(), MvsinkConfig.BLOB_ENDPOINT, ENDPOINT,
+            MvsinkConfig.BLOB_SAS_TOKEN, SAS, MvsinkConfig.BLOB_AUTH, BlobAccess.AUTH_SECRET).way());
+    }
+
+    @Test
+    void shouldFailAtConstructionOnEntraIdWithAConnectionString() {
+        failure(() -> new MvsinkConfig(props(MvsinkConfig.BLOB_AUTH, BlobAccess.AUTH_ENTRA,
+                MvsinkConfig.BLOB_CONNECTION_STRING, CS, MvsinkConfig.BLOB_ENDPOINT, HTTPS_ENDPOINT)),
+            MvsinkConfig.BLOB_CONNECTION_STRING, "does not go with " + MvsinkConfig.BLOB_AUTH + "=" + BlobAccess.AUTH_ENTRA);
+        failure(() -> new MvsinkConfig(props(MvsinkConfig.BLOB_AUTH, BlobAccess.AUTH_ENTRA,
+                MvsinkConfig.BLOB_CONNECTION_STRING, CS)),
+            MvsinkConfig.BLOB_CONNECTION_STRING, "does not go with " + MvsinkConfig.BLOB_AUTH + "=" + BlobAccess.AUTH_ENTRA);
+    }
+
+    @Test
+    void shouldFailAtConstructionOnEntraIdWithASasToken() {
+        failure(() -> new MvsinkConfig(props(MvsinkConfig.BLOB_AUTH, BlobAccess.AUTH_ENTRA,
+                MvsinkConfig.BLOB_ENDPOINT, HTTPS_ENDPOINT, MvsinkConfig.BLOB_SAS_TOKEN, SAS)),
+            MvsinkConfig.BLOB_SAS_TOKEN, "does not go with " + MvsinkConfig.BLOB_AUTH + "=" + BlobAccess.AUTH_ENTRA);
+    }
+
+    @Test
+    void shouldFailAtConstructionOnEntraIdWithoutAnEndpoint() {
+        failure(() -> new MvsinkConfig(props(MvsinkConfig.BLOB_AUTH, BlobAccess.AUTH_ENTRA)),
+            MvsinkConfig.BLOB_ENDPOINT, "is needed with " + MvsinkConfig.BLOB_AUTH + "=" + BlobAccess.AUTH_ENTRA);
+    }
+
+    @Test
+    void shouldFailAtConstructionOnEntraIdOverPlainHttp() {
+        failure(() -> new MvsinkConfig(props(MvsinkConfig.BLOB_AUTH, BlobAccess.AUTH_ENTRA,
+                MvsinkConfig.BLOB_ENDPOINT, ENDPOINT)),
+            MvsinkConfig.BLOB_ENDPOINT, "must be https");
+    }
+
+    @Test
+    void shouldFailAtConstructionOnAnUnknownAuth() {
+        failure(() -> new MvsinkConfig(props(MvsinkConfig.BLOB_AUTH, "shared-key",
+                MvsinkConfig.BLOB_CONNECTION_STRING, CS)),
+            MvsinkConfig.BLOB_AUTH, BlobAccess.AUTH_SECRET, BlobAccess.AUTH_ENTRA);
     }
 }

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The runnable jar as the build leaves it (issue 13): under 50 MB, RocksDB's native library for
  * exactly the platforms the README names, a manifest that says its version and that it is
- * multi-release, and the dependencies' NOTICE files merged into one.
+ * multi-release, the dependencies' NOTICE files merged into one, and Entra ID's credential (azure-identity)
+ * without netty, the persistent token cache or JNA natives for other platforms.
  */
 class RunnableJarIT {
     private static final Path JAR = Path.of("target", "mvsink.jar");
@@ -31,6 +32,23 @@ class RunnableJarIT {
             }
             long others = jar.stream().filter(e -> e.getName().startsWith("librocksdbjni-")).count();
             assertEquals(4, others, "RocksDB natives other than the four supported platforms'");
+        }
+    }
+
+    @Test
+    void shouldCarryDefaultAzureCredentialWithoutNettyOrWhatOnlyOtherPlatformsUse() throws IOException {
+        try (JarFile jar = new JarFile(JAR.toFile())) {
+            assertNotNull(jar.getEntry("com/azure/identity/DefaultAzureCredential.class"));
+            assertNotNull(jar.getEntry("com/sun/jna/Platform.class"), "the credential chain's OS checks");
+            for (String left : List.of("io/netty/", "com/azure/core/http/netty/", "com/microsoft/aad/msal4jextensions/",
+                    "com/sun/jna/platform/")) {
+                assertEquals(0, jar.stream().filter(e -> e.getName().startsWith(left)).count(), left);
+            }
+            List<String> jnaNatives = jar.stream().map(e -> e.getName())
+                .filter(name -> name.startsWith("com/sun/jna/") && name.contains("libjnidispatch")).sorted().toList();
+            assertEquals(List.of("com/sun/jna/darwin-aarch64/libjnidispatch.jnilib",
+                "com/sun/jna/darwin-x86-64/libjnidispatch.jnilib", "com/sun/jna/linux-aarch64/libjnidispatch.so",
+                "com/sun/jna/linux-x86-64/libjnidispatch.so"), jnaNatives);
         }
     }
 
