@@ -13,7 +13,7 @@ import io.mvsink.gc.GcService;
 import io.mvsink.metrics.BuilderGauges;
 import io.mvsink.metrics.ShardJmx;
 import io.mvsink.metrics.ShardLogContext;
-import io.mvsink.metrics.ShardMBean;
+import io.mvsink.metrics.ShardMetricSet;
 import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.protocol.RangeMinter;
 import io.mvsink.registry.RegistryReadiness;
@@ -25,7 +25,6 @@ import io.mvsink.topology.SinkContext;
 import io.mvsink.topology.SinkTopology;
 import io.mvsink.topology.TopicSetup;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -63,8 +62,7 @@ public final class MvsinkApp implements AutoCloseable {
     private final SinkTopology.Topics topics;
     private GcService gc;
     private KafkaStreams streams;
-    private ShardJmx jmx;
-    private volatile ShardMBean shardMBean;
+    private volatile ShardMetricSet shardMetricSet;
     private ExecutorService compactor;
     private Admin admin;
     private DepartedTransactions departed;
@@ -144,9 +142,9 @@ public final class MvsinkApp implements AutoCloseable {
             }
             return response;
         });
-        shardMBean = new ShardMBean(deps.metrics(), new BuilderGauges(() -> batches.queuedBytes(shard),
-            () -> batches.liveBatches(shard), batches::queuedBytes, batches::liveBatches), DeadLetterReason.ALL);
-        jmx = ShardJmx.register(shard, shardMBean);
+        shardMetricSet = ShardJmx.register(deps.metrics(), new BuilderGauges(() -> batches.queuedBytes(shard),
+            () -> batches.liveBatches(shard), batches::queuedBytes, batches::liveBatches), DeadLetterReason.ALL,
+            deps.time());
         streams.start();
         departed = DepartedTransactions.start(admin, config.applicationId());
         gc = GcService.start(config, deps.blobs(), deps.metrics(), deps.time());
@@ -181,10 +179,10 @@ public final class MvsinkApp implements AutoCloseable {
             config.getInt(MvsinkConfig.ROLLUP_APPENDS), config.getLong(MvsinkConfig.GC_GRACE_MS));
     }
 
-    /** The shard's metrics as JMX shows them; empty before {@link #start}. */
-    public List<ShardMBean.Reading> shardMetrics() {
-        ShardMBean bean = shardMBean;
-        return bean == null ? List.of() : bean.readings();
+    /** The shard's metrics as JMX shows them (Kafka's metrics, group {@value ShardMetricSet#GROUP}); empty before {@link #start}. */
+    public Map<MetricName, ? extends Metric> shardMetrics() {
+        ShardMetricSet set = shardMetricSet;
+        return set == null ? Map.of() : set.metrics();
     }
 
     /** Kafka Streams' and its clients' metrics; empty before {@link #start}. */
@@ -253,8 +251,10 @@ public final class MvsinkApp implements AutoCloseable {
         if (streams != null && !streams.close(closeOptions(timeout))) {
             LOG.warn("stream threads did not stop within {}", timeout);
         }
-        if (jmx != null) {
-            jmx.close();
+        ShardMetricSet set = shardMetricSet;
+        if (set != null) {
+            shardMetricSet = null;
+            set.close();
         }
         if (streams != null) {
             deps.batches().removeShard(config.shard());

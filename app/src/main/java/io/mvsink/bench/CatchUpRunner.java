@@ -141,7 +141,7 @@ final class CatchUpRunner {
             }
             SealAndSnapshot read = readBack(config);
             SealCounts seals = new SealCounts(follower.seals(), follower.batches(), follower.parts(), read.blobs(),
-                jmx.get("BlobPuts") instanceof Number n ? n.longValue() : -1);
+                jmx.get("blob-puts-total") instanceof Number n ? n.longValue() : -1);
             return new CatchUpFigures(mode.configName(), intervalMs, heap, plan.updates(), done, seconds, fromFirst,
                 usage, seals, read.snapshot(), jmx);
         }

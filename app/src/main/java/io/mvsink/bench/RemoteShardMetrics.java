@@ -17,7 +17,8 @@ import javax.management.remote.JMXServiceURL;
 
 /**
  * Reads a child mvsink's shard MBean over remote JMX on 127.0.0.1 (no authentication, local
- * only): the app's own counters, e.g. {@code BlobPuts}. Read once, just before the child stops.
+ * only): the app's own metrics, e.g. {@code blob-puts-total} (Kafka's JMX reporter answers each as a
+ * Double). Read once, just before the child stops.
  */
 final class RemoteShardMetrics {
     private RemoteShardMetrics() {

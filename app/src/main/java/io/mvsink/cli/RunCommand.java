@@ -59,7 +59,7 @@ final class RunCommand implements Callable<Integer> {
         long stallMs = config.getLong(MvsinkConfig.HEALTH_SEAL_STALL_MS);
         OpsServer server = OpsServer.start(port, live -> Health.of(app.state(), app.metrics().sealProgress(),
             System.currentTimeMillis(), stallMs, live),
-            () -> PrometheusText.render(config.shard(), app.shardMetrics(), app.kafkaMetrics()));
+            () -> PrometheusText.render(app.shardMetrics(), app.kafkaMetrics()));
         System.err.println("mvsink: health at http://<host>:" + server.port() + "/health, metrics at /metrics");
         return server;
     }

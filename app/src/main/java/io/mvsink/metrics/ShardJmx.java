@@ -1,80 +1,48 @@
 package io.mvsink.metrics;
 
 import java.lang.management.ManagementFactory;
-import javax.management.InstanceAlreadyExistsException;
-import javax.management.InstanceNotFoundException;
-import javax.management.JMException;
-import javax.management.MBeanServer;
+import java.util.List;
 import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
+import org.apache.kafka.common.metrics.JmxReporter;
+import org.apache.kafka.common.utils.internals.Sanitizer;
+import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One shard's MBean, {@code io.mvsink:type=shard,shard=<shard>}, registered for the life of its app.
- * If another app of the same shard in this JVM already holds the name (tests run two instances
- * in one JVM), this one stays unregistered and says so; closing only removes what it registered.
+ * A shard's metrics over JMX: its {@link ShardMetricSet} reported by Kafka's {@link JmxReporter} as
+ * one MBean, {@code mvsink:type=mvsink-shard-metrics,shard=<shard>}, registered for the life of its
+ * app (closing the set unregisters it). If another app of the same shard in this JVM already holds
+ * the name (tests run two instances in one JVM), this one stays off JMX and says so: Kafka's
+ * reporter would take the name over, and unregister it under the first app at close.
  */
-public final class ShardJmx implements AutoCloseable {
-    /** The JMX domain of every mvsink MBean. */
-    public static final String DOMAIN = "io.mvsink";
+public final class ShardJmx {
     private static final Logger LOG = LoggerFactory.getLogger(ShardJmx.class);
 
-    private final MBeanServer server;
-    private final ObjectName name;
-    private boolean registered;
-
-    private ShardJmx(MBeanServer server, ObjectName name, boolean registered) {
-        this.server = server;
-        this.name = name;
-        this.registered = registered;
+    private ShardJmx() {
     }
 
-    /** The ObjectName of {@code shard}'s MBean; the value is quoted when it holds special characters. */
+    /** The ObjectName of {@code shard}'s MBean; the value is quoted when it holds characters JMX reserves. */
     public static ObjectName objectName(String shard) {
-        String value = shard.matches("[A-Za-z0-9_.\\-]+") ? shard : ObjectName.quote(shard);
+        // quoted as Kafka's JmxReporter quotes tag values, so that this is the name it registers
         try {
-            return new ObjectName(DOMAIN + ":type=shard,shard=" + value);
+            return new ObjectName(ShardMetricSet.PREFIX + ":type=" + ShardMetricSet.GROUP + ",shard="
+                + Sanitizer.jmxSanitize(shard));
         } catch (MalformedObjectNameException e) {
             throw new IllegalArgumentException("shard name " + shard + " makes no JMX ObjectName", e);
         }
     }
 
-    /** Registers {@code bean} for {@code shard} with the platform MBean server. */
-    public static ShardJmx register(String shard, ShardMBean bean) {
-        return register(ManagementFactory.getPlatformMBeanServer(), shard, bean);
-    }
-
-    public static ShardJmx register(MBeanServer server, String shard, ShardMBean bean) {
-        ObjectName name = objectName(shard);
-        try {
-            server.registerMBean(bean, name);
-            return new ShardJmx(server, name, true);
-        } catch (InstanceAlreadyExistsException e) {
-            LOG.warn("shard {}: {} is already registered by another app of this shard in this JVM; "
-                + "this app's metrics are not exposed over JMX", shard, name);
-            return new ShardJmx(server, name, false);
-        } catch (JMException e) {
-            throw new IllegalStateException("shard " + shard + ": cannot register " + name, e);
+    /** {@code m}'s metric set, reported to the platform MBean server unless its name is taken. */
+    public static ShardMetricSet register(ShardMetrics m, BuilderGauges builders, List<String> deadLetterReasons,
+                                          Time time) {
+        ObjectName name = objectName(m.shard());
+        if (ManagementFactory.getPlatformMBeanServer().isRegistered(name)) {
+            LOG.warn("{} is already registered by another app of this shard in this JVM; this app's metrics are "
+                + "not exposed over JMX", name);
+            return ShardMetricSet.create(m, builders, deadLetterReasons, time, List.of());
         }
-    }
-
-    public ObjectName name() {
-        return name;
-    }
-
-    @Override
-    public synchronized void close() {
-        if (!registered) {
-            return;
-        }
-        registered = false;
-        try {
-            server.unregisterMBean(name);
-        } catch (InstanceNotFoundException e) {
-            LOG.debug("{} was already unregistered", name);
-        } catch (JMException e) {
-            LOG.warn("cannot unregister {}", name, e);
-        }
+        return ShardMetricSet.create(m, builders, deadLetterReasons, time, List.of(new JmxReporter()));
     }
 }

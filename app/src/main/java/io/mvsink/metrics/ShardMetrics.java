@@ -3,12 +3,16 @@ package io.mvsink.metrics;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongConsumer;
 
 /**
  * The counters of one shard in one JVM. Writers are the stream threads and builder threads;
- * reads never change anything. One instance per shard, injected, never static.
+ * reads never change anything. One instance per shard, injected, never static. Monitoring systems
+ * read these through {@link ShardMetricSet} (Kafka's metrics, JMX); {@link #sealLatency()} is the
+ * in-process view the bench and the demo print.
  */
 public final class ShardMetrics {
+    private static final LongConsumer NO_LISTENER = latencyMs -> { };
     private final String shard;
     private final LongAdder updates = new LongAdder();
     private final LongAdder lateUpdates = new LongAdder();
@@ -46,6 +50,7 @@ public final class ShardMetrics {
     private final Map<Integer, Long> bufferEntries = new ConcurrentHashMap<>();
 
     private final SealProgress sealProgress = new SealProgress();
+    private volatile LongConsumer sealLatencyListener = NO_LISTENER;
 
     public ShardMetrics(String shard) {
         this.shard = shard;
@@ -98,6 +103,22 @@ public final class ShardMetrics {
         partsAppended.add(parts);
         consensusBytes.add(diffBytes);
         sealLatency.record(latencyMs);
+        sealLatencyListener.accept(latencyMs);
+    }
+
+    /**
+     * Hands every seal latency from now on to {@code listener} as well (the exposure's windowed
+     * sensor, {@link ShardMetricSet}); one listener at a time, the last one set wins.
+     */
+    public synchronized void sealLatencyListener(LongConsumer listener) {
+        sealLatencyListener = listener;
+    }
+
+    /** Stops handing seal latencies to {@code listener}, if it is still the one set. */
+    public synchronized void removeSealLatencyListener(LongConsumer listener) {
+        if (sealLatencyListener == listener) {
+            sealLatencyListener = NO_LISTENER;
+        }
     }
 
     /** The task of {@code partition} holds about {@code entries} buffered entries (a gauge). */

@@ -1,44 +1,36 @@
 package io.mvsink.ops;
 
-import io.mvsink.metrics.ShardMBean;
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 
 /**
- * Metrics in the Prometheus text exposition format (version 0.0.4): mvsink's shard metrics as
- * {@code mvsink_<name>} with label {@code shard} (a counter {@code BlobPuts} is
- * {@code mvsink_blob_puts_total}, typed counter), and Kafka Streams' and its clients' metrics as
- * {@code kafka_<group>_<name>} with their tags as labels (a name ending in {@code -total} typed
- * counter, every other numeric one a gauge, non-numeric ones left out).
+ * Metrics in the Prometheus text exposition format (version 0.0.4), both registries the same way:
+ * mvsink's shard metrics as {@code mvsink_<name>} ({@code blob-puts-total} is
+ * {@code mvsink_blob_puts_total}, label {@code shard}), and Kafka Streams' and its clients' as
+ * {@code kafka_<group>_<name>}, their tags as labels. A name ending in {@code -total} is typed
+ * counter, every other numeric one a gauge; non-numeric and NaN values (a windowed statistic with no
+ * sample in its window) are left out.
  */
 public final class PrometheusText {
     private PrometheusText() {
     }
 
     /** The exposition of one shard's metrics and its Kafka Streams app's. */
-    public static String render(String shard, List<ShardMBean.Reading> shardMetrics,
+    public static String render(Map<MetricName, ? extends Metric> shardMetrics,
                                 Map<MetricName, ? extends Metric> kafkaMetrics) {
         StringBuilder out = new StringBuilder();
-        for (ShardMBean.Reading r : shardMetrics) {
-            if (!(r.value() instanceof Number value)) {
-                continue;
-            }
-            boolean counter = r.kind() == ShardMBean.Kind.COUNTER;
-            String name = "mvsink_" + snake(r.name()) + (counter ? "_total" : "");
-            family(out, name, r.description(), counter);
-            sample(out, name, Map.of("shard", shard), value.doubleValue());
-        }
-        kafka(out, kafkaMetrics.values());
+        families(out, shardMetrics.values(), n -> "mvsink_" + clean(n.name()));
+        families(out, kafkaMetrics.values(), n -> "kafka_" + clean(n.group()) + "_" + clean(n.name()));
         return out.toString();
     }
 
-    private static void kafka(StringBuilder out, Collection<? extends Metric> metrics) {
+    private static void families(StringBuilder out, Collection<? extends Metric> metrics,
+                                 Function<MetricName, String> naming) {
         Map<String, Map<Map<String, String>, Double>> families = new TreeMap<>();
         Map<String, String> help = new LinkedHashMap<>();
         for (Metric metric : metrics) {
@@ -46,7 +38,7 @@ public final class PrometheusText {
                 continue;
             }
             MetricName n = metric.metricName();
-            String name = "kafka_" + clean(n.group()) + "_" + clean(n.name());
+            String name = naming.apply(n);
             families.computeIfAbsent(name, k -> new LinkedHashMap<>()).put(new TreeMap<>(n.tags()), value.doubleValue());
             help.putIfAbsent(name, n.description());
         }
@@ -80,11 +72,6 @@ public final class PrometheusText {
         }
         out.append(' ').append(value == Math.rint(value) && Math.abs(value) < 1e15
             ? Long.toString((long) value) : Double.toString(value)).append('\n');
-    }
-
-    /** {@code BlobPuts} is {@code blob_puts}; {@code SealLatencyP99Ms} is {@code seal_latency_p99_ms}. */
-    static String snake(String camel) {
-        return camel.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT);
     }
 
     /** A Prometheus name out of a Kafka one: every character outside [a-zA-Z0-9_] becomes '_'. */

@@ -9,7 +9,7 @@ import io.mvsink.MvsinkApp;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.consensus.ShardState;
 import io.mvsink.metrics.ShardJmx;
-import io.mvsink.metrics.ShardMBean;
+import io.mvsink.metrics.ShardMetricSet;
 import io.mvsink.local.LocalStack;
 import io.mvsink.local.LocalStackExtension;
 import io.mvsink.produce.CorrectionProducer;
@@ -272,11 +272,11 @@ class BadInputIT {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         ObjectName shard = ShardJmx.objectName(sink.correctionsTopic());
         for (Map.Entry<String, List<ConsumerRecord<byte[], byte[]>>> e : DEAD.entrySet()) {
-            assertEquals((long) e.getValue().size(), server.getAttribute(shard, ShardMBean.reasonAttribute(e.getKey())),
+            assertEquals((double) e.getValue().size(), server.getAttribute(shard, ShardMetricSet.deadLetterCounter(e.getKey())),
                 e.getKey());
         }
-        assertEquals((long) BAD_RECORDS, server.getAttribute(shard, "DeadLetteredRecords"));
-        assertEquals(0L, server.getAttribute(shard, "DeadLetteredTooShort"));
+        assertEquals((double) BAD_RECORDS, server.getAttribute(shard, "dead-lettered-records-total"));
+        assertEquals(0.0, server.getAttribute(shard, ShardMetricSet.deadLetterCounter("too-short")));
     }
 
     @Test

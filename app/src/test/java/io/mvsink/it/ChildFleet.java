@@ -14,7 +14,7 @@ import javax.management.remote.JMXConnector;
  * Slots of {@code mvsink run} children of one shard, each slot with its own state dir (the
  * harness's instance dir of that index), to start, kill (SIGKILL), restart and stop (SIGTERM)
  * while the shard runs. Every child opens remote JMX on a port of its own; the fleet reads each
- * child's {@code OrphanedBatches} whenever asked and once more just before stopping it, and
+ * child's {@code orphaned-batches-total} whenever asked and once more just before stopping it, and
  * {@link #orphanedBatches()} sums the last reading of every child process that ever ran.
  */
 final class ChildFleet implements AutoCloseable {
@@ -174,7 +174,7 @@ final class ChildFleet implements AutoCloseable {
             MBeanServerConnection server = slot.jmx.getMBeanServerConnection();
             // the MBean is registered before the stream threads start, so a child without it holds no batch
             slot.orphans = server.isRegistered(shard)
-                ? ChildJmx.get(server, shard, "OrphanedBatches") : Math.max(slot.orphans, 0);
+                ? ChildJmx.get(server, shard, "orphaned-batches-total") : Math.max(slot.orphans, 0);
         } catch (Exception e) {
             closeJmx(slot);
         }

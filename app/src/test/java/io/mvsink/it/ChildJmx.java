@@ -50,7 +50,8 @@ final class ChildJmx {
         return connector[0];
     }
 
+    /** A metric of the shard MBean as a long (Kafka's JMX reporter answers every value as a Double). */
     static long get(MBeanServerConnection server, ObjectName name, String attribute) throws Exception {
-        return (Long) server.getAttribute(name, attribute);
+        return ((Number) server.getAttribute(name, attribute)).longValue();
     }
 }

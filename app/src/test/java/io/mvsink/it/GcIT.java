@@ -91,8 +91,8 @@ class GcIT {
             assertTrue(app.metrics().gcDeletedBlobs() >= 1, "gc deleted blobs");
             assertEquals(0, app.metrics().gcFailures(), "gc failures");
             Object deleted = ManagementFactory.getPlatformMBeanServer()
-                .getAttribute(ShardJmx.objectName(sink.correctionsTopic()), "GcDeletedBlobs");
-            assertTrue((Long) deleted >= 1, "GcDeletedBlobs over JMX: " + deleted);
+                .getAttribute(ShardJmx.objectName(sink.correctionsTopic()), "gc-deleted-blobs-total");
+            assertTrue(((Number) deleted).longValue() >= 1, "gc-deleted-blobs-total over JMX: " + deleted);
             sink.assertSealedExactly(upper);
         }
     }

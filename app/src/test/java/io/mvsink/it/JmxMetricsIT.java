@@ -27,7 +27,7 @@ import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The per-shard MBean as an operator sees it: over remote JMX from another process, moving with the workload. */
+/** The per-shard MBean (Kafka's JMX reporter) as an operator sees it: over remote JMX from another process, moving with the workload. */
 @ExtendWith(LocalStackExtension.class)
 class JmxMetricsIT {
 
@@ -41,38 +41,40 @@ class JmxMetricsIT {
                  JMXConnector jmx = ChildJmx.connect(port, app.process())) {
                 MBeanServerConnection server = jmx.getMBeanServerConnection();
                 ObjectName shard = ShardJmx.objectName(sink.correctionsTopic());
-                assertEquals(new ObjectName("io.mvsink:type=shard,shard=" + sink.correctionsTopic()), shard);
+                assertEquals(new ObjectName("mvsink:type=mvsink-shard-metrics,shard=" + sink.correctionsTopic()), shard);
                 await().atMost(Duration.ofSeconds(90)).until(() -> server.isRegistered(shard));
-                assertTrue(server.getMBeanInfo(shard).getAttributes().length >= 25);
+                assertTrue(server.getMBeanInfo(shard).getAttributes().length >= 45);
 
                 WorkloadRunner runner = new WorkloadRunner(producer, new Workload(71, 200, 0.3), Time.SYSTEM);
                 runner.run(800, 3_000, 3_000, 100, n -> { });
                 sink.awaitUpper(runner.sealThrough(500));
                 await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-                    assertTrue(get(server, shard, "BlobPuts") > 0, "parts written");
-                    assertTrue(get(server, shard, "BlobBytes") > 0, "part bytes");
-                    assertTrue(get(server, shard, "Appends") > 0, "appends");
-                    assertTrue(get(server, shard, "ConsensusDiffBytes") > 0, "diff bytes");
-                    assertTrue(get(server, shard, "IntervalsSealed") > 0, "intervals sealed");
-                    assertTrue(get(server, shard, "SealLatencyMaxMs") > 0, "seal latency after sealing");
-                    assertTrue(get(server, shard, "Updates") > 0, "updates");
-                    assertTrue((Double) server.getAttribute(shard, "PartsPerAppend") > 0, "parts per append");
+                    assertTrue(get(server, shard, "blob-puts-total") > 0, "parts written");
+                    assertTrue(get(server, shard, "blob-bytes-total") > 0, "part bytes");
+                    assertTrue(get(server, shard, "appends-total") > 0, "appends");
+                    assertTrue(get(server, shard, "consensus-diff-bytes-total") > 0, "diff bytes");
+                    assertTrue(get(server, shard, "intervals-sealed-total") > 0, "intervals sealed");
+                    assertTrue(get(server, shard, "seal-latency-max") > 0, "seal latency after sealing");
+                    assertTrue(get(server, shard, "updates-total") > 0, "updates");
+                    assertTrue((Double) server.getAttribute(shard, "parts-per-append") > 0, "parts per append");
+                    assertTrue((Double) server.getAttribute(shard, "appends-rate") > 0, "appends per second");
                 });
-                assertEquals(0, get(server, shard, "OrphanedBatches"));
-                long puts = get(server, shard, "BlobPuts");
-                long appends = get(server, shard, "Appends");
-                long sealed = get(server, shard, "IntervalsSealed");
+                assertEquals(0, get(server, shard, "orphaned-batches-total"));
+                long puts = get(server, shard, "blob-puts-total");
+                long appends = get(server, shard, "appends-total");
+                long sealed = get(server, shard, "intervals-sealed-total");
 
                 WorkloadRunner more = new WorkloadRunner(producer, new Workload(74, 200, 0.3), Time.SYSTEM);
                 more.run(800, 2_000, 1_600, 100, n -> { });
                 sink.awaitUpper(more.sealThrough(500));
                 await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-                    assertTrue(get(server, shard, "BlobPuts") > puts, () -> "more parts written: " + describe(server, shard));
-                    assertTrue(get(server, shard, "Appends") > appends, "more appends");
-                    assertTrue(get(server, shard, "IntervalsSealed") > sealed, "more intervals sealed");
+                    assertTrue(get(server, shard, "blob-puts-total") > puts, () -> "more parts written: " + describe(server, shard));
+                    assertTrue(get(server, shard, "appends-total") > appends, "more appends");
+                    assertTrue(get(server, shard, "intervals-sealed-total") > sealed, "more intervals sealed");
                 });
-                assertTrue(get(server, shard, "SealLatencyP99Ms") >= get(server, shard, "SealLatencyP50Ms"));
-                assertTrue(get(server, shard, "SealLatencyMaxMs") >= get(server, shard, "SealLatencyP99Ms"));
+                assertTrue(get(server, shard, "seal-latency-p99") >= get(server, shard, "seal-latency-p50"));
+                assertTrue(get(server, shard, "seal-latency-max") >= get(server, shard, "seal-latency-p99"),
+                    "the percentiles read their bucket's lower bound, never above the window's max");
             }
         }
     }
@@ -97,21 +99,21 @@ class JmxMetricsIT {
             b.awaitUpper(runB.sealThrough(500));
 
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-                assertEquals(appA.metrics().updates(), get(server, nameA, "Updates"));
-                assertEquals(appB.metrics().updates(), get(server, nameB, "Updates"));
-                assertTrue(get(server, nameA, "Appends") > 0 && get(server, nameB, "Appends") > 0);
+                assertEquals(appA.metrics().updates(), get(server, nameA, "updates-total"));
+                assertEquals(appB.metrics().updates(), get(server, nameB, "updates-total"));
+                assertTrue(get(server, nameA, "appends-total") > 0 && get(server, nameB, "appends-total") > 0);
             });
-            assertNotEquals(get(server, nameA, "Updates"), get(server, nameB, "Updates"),
+            assertNotEquals(get(server, nameA, "updates-total"), get(server, nameB, "updates-total"),
                 "each shard's MBean counts its own updates");
-            assertEquals(appA.metrics().partsWritten(), get(server, nameA, "BlobPuts"));
-            assertEquals(appB.metrics().partsWritten(), get(server, nameB, "BlobPuts"));
+            assertEquals(appA.metrics().partsWritten(), get(server, nameA, "blob-puts-total"));
+            assertEquals(appB.metrics().partsWritten(), get(server, nameB, "blob-puts-total"));
 
             appA.close(Duration.ofSeconds(30));
             assertFalse(server.isRegistered(nameA), "closing the app unregisters its MBean");
             assertTrue(server.isRegistered(nameB));
             a.startApp(2, shared);
             assertTrue(server.isRegistered(nameA), "a restarted app registers its shard's MBean again");
-            assertEquals(0, get(server, nameA, "BlobPuts"), "the new app counts from zero");
+            assertEquals(0, get(server, nameA, "blob-puts-total"), "the new app counts from zero");
         }
     }
 
@@ -122,8 +124,8 @@ class JmxMetricsIT {
     private static String describe(MBeanServerConnection server, ObjectName name) {
         try {
             StringBuilder text = new StringBuilder();
-            for (String a : List.of("BlobPuts", "Appends", "IntervalsSealed", "Updates", "LateUpdates",
-                    "DeadLetteredRecords", "Contributions", "BatchesBuilt", "AbandonedBatches", "Recontributions")) {
+            for (String a : List.of("blob-puts-total", "appends-total", "intervals-sealed-total", "updates-total", "late-updates-total",
+                    "dead-lettered-records-total", "contributions-total", "batches-built-total", "abandoned-batches-total", "recontributions-total")) {
                 text.append(a).append('=').append(server.getAttribute(name, a)).append(' ');
             }
             return text.toString();

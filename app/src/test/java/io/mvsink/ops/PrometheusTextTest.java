@@ -1,13 +1,15 @@
 package io.mvsink.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mvsink.metrics.BuilderGauges;
-import io.mvsink.metrics.ShardMBean;
+import io.mvsink.metrics.ShardMetricSet;
 import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.topology.DeadLetterReason;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -15,6 +17,7 @@ import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.metrics.stats.CumulativeSum;
 import org.apache.kafka.common.metrics.stats.Value;
+import org.apache.kafka.common.utils.MockTime;
 import org.junit.jupiter.api.Test;
 
 public class PrometheusTextTest {
@@ -28,8 +31,10 @@ public class PrometheusTextTest {
         m.update();
         m.partWritten(100);
         m.sealProgress().observed(0, 5_000, 7_000, 1);
-        ShardMBean bean = new ShardMBean(m, new BuilderGauges(() -> 3, () -> 1, () -> 3, () -> 1), DeadLetterReason.ALL);
-        try (Metrics kafka = new Metrics()) {
+        try (ShardMetricSet set = ShardMetricSet.create(m, new BuilderGauges(() -> 3, () -> 1, () -> 3, () -> 1),
+                 DeadLetterReason.ALL, new MockTime(), List.of());
+             Metrics kafka = new Metrics()) {
+            m.appended(1, 1, 1, 10, 40);
             Sensor records = kafka.sensor("records");
             records.add(kafka.metricName("process-total", "stream-thread-metrics", "records processed",
                 Map.of("thread-id", "t-1")), new CumulativeSum());
@@ -37,7 +42,7 @@ public class PrometheusTextTest {
                 new Value());
             records.record(4);
 
-            String text = PrometheusText.render("orders", bean.readings(), kafka.metrics());
+            String text = PrometheusText.render(set.metrics(), kafka.metrics());
             Map<String, String> types = types(text);
             Map<String, Double> samples = samples(text, types);
 
@@ -48,18 +53,32 @@ public class PrometheusTextTest {
             assertEquals(5_000.0, samples.get("mvsink_sealed_upper{shard=\"orders\"}"));
             assertEquals(2_000.0, samples.get("mvsink_frontier_lag_ms{shard=\"orders\"}"));
             assertEquals(3.0, samples.get("mvsink_builder_queued_bytes{shard=\"orders\"}"));
+            assertEquals("gauge", types.get("mvsink_seal_latency_p99"));
+            assertEquals(40.0, samples.get("mvsink_seal_latency_max{shard=\"orders\"}"));
+            assertEquals("counter", types.get("mvsink_dead_lettered_bad_magic_total"));
             assertEquals("counter", types.get("kafka_stream_thread_metrics_process_total"));
             assertEquals(4.0, samples.get("kafka_stream_thread_metrics_process_total{thread_id=\"t-1\"}"));
             assertEquals("gauge", types.get("kafka_stream_thread_metrics_process_latency"));
-            assertEquals(bean.readings().size(), types.keySet().stream().filter(n -> n.startsWith("mvsink_")).count(),
+            assertEquals(set.metrics().size(), types.keySet().stream().filter(n -> n.startsWith("mvsink_")).count(),
                 "every shard metric, once");
+            assertEquals(0, types.keySet().stream().filter(n -> n.startsWith("mvsink_") && !n.endsWith("_total")
+                && types.get(n).equals("counter")).count(), "only totals are counters");
         }
     }
 
     @Test
-    void shouldSpellCamelCaseAsSnakeCase() {
-        assertEquals("seal_latency_p99_ms", PrometheusText.snake("SealLatencyP99Ms"));
-        assertEquals("blob_puts", PrometheusText.snake("BlobPuts"));
+    void shouldLeaveOutAWindowedStatisticWithoutSamples() {
+        try (ShardMetricSet set = ShardMetricSet.create(new ShardMetrics("s"), BuilderGauges.fixed(0, 0), List.of(),
+                 new MockTime(), List.of())) {
+            Map<String, String> types = types(PrometheusText.render(set.metrics(), Map.of()));
+            assertTrue(types.containsKey("mvsink_appends_total"));
+            assertFalse(types.containsKey("mvsink_seal_latency_p99"), "NaN before the first seal is not a sample");
+        }
+    }
+
+    @Test
+    void shouldSpellKebabCaseAsSnakeCase() {
+        assertEquals("seal_latency_p99", PrometheusText.clean("seal-latency-p99"));
         assertEquals("a_b_c", PrometheusText.clean("a-b.c"));
     }
 
