@@ -55,6 +55,9 @@ final class ShardMetricDeclarations {
             m::gcFailures);
         d.gauge("correction-buffer-entries", "approximate correction buffer entries, summed over this JVM's "
             + "tasks of the shard (as of each task's last punctuation)", m::correctionBufferEntries);
+        d.gauge("correction-buffer-bytes", "approximate bytes of the updates buffered and not yet sealed (each "
+            + "update's row + 10, retractions not subtracted), summed over this JVM's tasks of the shard (as of each "
+            + "task's last punctuation)", m::correctionBufferBytes);
         d.gauge("builder-queued-bytes", "this shard's contribution bytes waiting for a builder thread",
             builders.shardQueuedBytes());
         d.gauge("builder-live-batches", "this shard's batches open, building or awaiting their owner",

@@ -48,6 +48,7 @@ public final class ShardMetrics {
     private volatile long liveBatches;
     /** Approximate correction buffer entries by partition, as each local task last reported them. */
     private final Map<Integer, Long> bufferEntries = new ConcurrentHashMap<>();
+    private final Map<Integer, Long> bufferBytes = new ConcurrentHashMap<>();
 
     private final SealProgress sealProgress = new SealProgress();
     private volatile LongConsumer sealLatencyListener = NO_LISTENER;
@@ -123,8 +124,13 @@ public final class ShardMetrics {
 
     /** The task of {@code partition} holds about {@code entries} buffered entries (a gauge). */
     public void bufferEntries(int partition, long entries) { bufferEntries.put(partition, entries); }
+    /** The task of {@code partition} holds about {@code bytes} of unsealed updates (a gauge). */
+    public void bufferBytes(int partition, long bytes) { bufferBytes.put(partition, bytes); }
     /** The task of {@code partition} left this JVM: its buffer no longer counts here. */
-    public void bufferClosed(int partition) { bufferEntries.remove(partition); }
+    public void bufferClosed(int partition) {
+        bufferEntries.remove(partition);
+        bufferBytes.remove(partition);
+    }
 
     public long updates() { return updates.sum(); }
     public long lateUpdates() { return lateUpdates.sum(); }
@@ -158,6 +164,10 @@ public final class ShardMetrics {
     /** Approximate correction buffer entries summed over this JVM's tasks of the shard. */
     public long correctionBufferEntries() {
         return bufferEntries.values().stream().mapToLong(Long::longValue).sum();
+    }
+    /** Approximate bytes of unsealed updates summed over this JVM's tasks of the shard. */
+    public long correctionBufferBytes() {
+        return bufferBytes.values().stream().mapToLong(Long::longValue).sum();
     }
 
     /** A merge of {@code batches} batches was committed (a compaction append). */

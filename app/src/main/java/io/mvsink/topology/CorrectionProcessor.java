@@ -132,6 +132,7 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
         contributor.tick(sealed.get(), grid.floor(progress.getFrontier()), buffer::read, this::report);
         trim();
         sink.metrics().bufferEntries(partition, buffer.approximateEntries());
+        sink.metrics().bufferBytes(partition, intervalBytes.between(Long.MIN_VALUE, Long.MAX_VALUE));
     }
 
     /** Reports a batch this task owns: the appender seals it in this task's transaction. */

@@ -180,7 +180,11 @@ class ShardMetricSetTest {
         m.bufferEntries(1, 5);
         m.bufferEntries(0, 3);
         assertEquals(8, m.correctionBufferEntries());
+        m.bufferBytes(0, 700);
+        m.bufferBytes(1, 300);
+        assertEquals(1000, m.correctionBufferBytes());
         m.bufferClosed(1);
         assertEquals(3, m.correctionBufferEntries());
+        assertEquals(700, m.correctionBufferBytes(), "a task that left no longer counts");
     }
 }

@@ -120,6 +120,23 @@ class SinkTopologyTest {
     }
 
     @Test
+    void shouldReportTheBufferedBytesUntilTheyAreSealed() {
+        update(row(1), 500, 1);
+        update(row(2), 1_500, 1);
+        driver.advanceWallClockTime(Duration.ofMillis(20));
+        long both = metrics.correctionBufferBytes();
+        assertTrue(both > 20, "two rows + 10 bytes each: " + both);
+
+        progress(1_200);
+        awaitBuilt(1);
+        driver.advanceWallClockTime(Duration.ofMillis(20));
+        driver.advanceWallClockTime(Duration.ofMillis(20));
+        assertEquals(1000, diffs().get(0).getUpper());
+        long left = metrics.correctionBufferBytes();
+        assertTrue(left > 0 && left < both, "the sealed interval's bytes are gone, the other's stay: " + left);
+    }
+
+    @Test
     void shouldKeepUpdatesAboveTheSealInTheBuffer() {
         update(row(1), 500, 1);
         update(row(2), 1_500, 1);
