@@ -187,4 +187,16 @@ class ShardMetricSetTest {
         assertEquals(3, m.correctionBufferEntries());
         assertEquals(700, m.correctionBufferBytes(), "a task that left no longer counts");
     }
+
+    @Test
+    void shouldListEveryMetricInTheReadmesTable() throws Exception {
+        String readme = java.nio.file.Files.readString(java.nio.file.Path.of("..", "README.md"));
+        try (ShardMetricSet set = set(new ShardMetrics(unique("readme")))) {
+            for (MetricName name : set.metrics().keySet()) {
+                String shown = name.name().startsWith("dead-lettered-") && !name.name().equals("dead-lettered-records-total")
+                    ? "`dead-lettered-<reason>-total`" : "`" + name.name() + "`";
+                assertTrue(readme.contains("| " + shown + " |"), "README.md's metrics table lists " + name.name());
+            }
+        }
+    }
 }
