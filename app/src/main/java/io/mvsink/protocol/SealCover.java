@@ -54,6 +54,31 @@ public final class SealCover {
     public record Cover(long upper, List<Batch> batches) {
     }
 
+    /**
+     * The first step of {@code cover} from {@code upper}: its shortest prefix after which every
+     * partition stands at one upper above {@code upper} (itself a cover), or the whole cover if no
+     * shorter prefix is one.
+     */
+    public static Cover firstStep(Cover cover, long upper, int partitions) {
+        long[] ends = new long[partitions];
+        Arrays.fill(ends, upper);
+        List<Batch> prefix = new ArrayList<>();
+        for (Batch batch : cover.batches()) {
+            prefix.add(batch);
+            for (Contribution c : batch.getContributions()) {
+                ends[c.getPartition()] = c.getUpper();
+            }
+            boolean aligned = ends[0] > upper;
+            for (long end : ends) {
+                aligned &= end == ends[0];
+            }
+            if (aligned) {
+                return new Cover(ends[0], List.copyOf(prefix));
+            }
+        }
+        return cover;
+    }
+
     public static Optional<Cover> find(long upper, int partitions, Collection<Batch> pending) {
         SealCover search = new SealCover(partitions, pending);
         search.bestUpper = upper;

@@ -2,6 +2,8 @@ package io.mvsink.topology;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -27,6 +29,23 @@ public final class AdminPartitionCountProbe implements PartitionCountProbe {
     @Override
     public String topic() {
         return topic;
+    }
+
+    @Override
+    public CompletableFuture<Integer> partitionsAsync() {
+        DescribeTopicsOptions options = new DescribeTopicsOptions().timeoutMs((int) timeout.toMillis());
+        return admin.describeTopics(List.of(topic), options).allTopicNames().toCompletionStage().toCompletableFuture()
+            .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+            .handle((topics, failure) -> {
+                if (failure == null) {
+                    return topics.get(topic).partitions().size();
+                }
+                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+                throw cause instanceof TimeoutException
+                    ? new TopicException("no answer describing topic '" + topic + "' within " + timeout, cause)
+                    : new TopicException("cannot describe topic '" + topic + "': " + cause, cause);
+            });
     }
 
     @Override

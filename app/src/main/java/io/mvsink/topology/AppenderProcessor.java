@@ -103,13 +103,20 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
         compactions.maybeStart(ledger.model(), now);
     }
 
-    /** Seals the cover from the current upper, if there is one and the topic still has the shard's partitions. */
+    /**
+     * Seals the cover from the current upper, if there is one and the topic still has the shard's
+     * partitions: one append per step of the cover (each step the batches that bring every partition
+     * to one upper, e.g. one minted range), as many as the pending batches allow, on one probe answer.
+     */
     private void sealIfCovered(long now) {
         Optional<SealCover.Cover> cover = SealCover.find(state.getUpper(), state.getPartitionCount(), ledger.pending());
-        if (cover.isPresent() && partitions.maySeal(state.getPartitionCount())) {
-            seal(cover.get(), now);
-        } else {
+        if (cover.isEmpty() || !partitions.maySeal(state.getPartitionCount())) {
             ledger.save();
+            return;
+        }
+        while (cover.isPresent()) {
+            seal(SealCover.firstStep(cover.get(), state.getUpper(), state.getPartitionCount()), now);
+            cover = SealCover.find(state.getUpper(), state.getPartitionCount(), ledger.pending());
         }
     }
 

@@ -1,5 +1,7 @@
 package io.mvsink.topology;
 
+import java.util.concurrent.CompletableFuture;
+
 /**
  * Tells the corrections topic's partition count now, from fresh metadata (not a client's cache),
  * so that the appender can refuse to seal once partitions were added (see {@link PartitionWatch}).
@@ -16,6 +18,18 @@ public interface PartitionCountProbe {
      *     that as "cannot verify", never as unchanged
      */
     int partitions();
+
+    /**
+     * The same, asked without waiting: completes with the count, or exceptionally if it cannot be
+     * told within the probe's bound. By default asks {@link #partitions()} at once (fakes, tests).
+     */
+    default CompletableFuture<Integer> partitionsAsync() {
+        try {
+            return CompletableFuture.completedFuture(partitions());
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
 
     /** A probe that always answers {@code count} (a topology that is only described, or a test). */
     static PartitionCountProbe fixed(String topic, int count) {

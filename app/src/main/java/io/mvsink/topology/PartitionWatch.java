@@ -1,5 +1,8 @@
 package io.mvsink.topology;
 
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,14 +16,21 @@ import org.slf4j.LoggerFactory;
  * partitions); or the probe failed or timed out: cannot verify, so no seal now, and the cover is
  * tried again at the next report or punctuation ({@link #deferred()}). Never a silent pass.
  *
- * <p>Cost: one metadata round trip per seal (about one per second at a steady rate), bounded by
- * the probe's timeout on the appender's stream thread.
+ * <p>The probe does not block the appender's stream thread (which also runs a corrections task,
+ * and whose transaction holds what the other tasks wait for): a cover finds a probe asked, and is
+ * sealed at the first report or punctuation after its answer. One answer serves the seals made
+ * when it arrives, those of reports that came while it was asked included: a partition added after
+ * the probe was asked is missed by them as it would be by a probe asked for each (the window is
+ * from asking to the appends' commit either way), but a backlog's burst of reports costs one round
+ * trip, not one each on the stream thread (the catch-up bench's appender lagged its reports by
+ * seconds with one blocking probe per seal). Every later seal asks again.
  */
 final class PartitionWatch {
     private static final Logger LOG = LoggerFactory.getLogger(PartitionWatch.class);
 
     private final String shard;
     private final PartitionCountProbe probe;
+    private CompletableFuture<Integer> asked;
     private boolean deferred;
 
     PartitionWatch(String shard, PartitionCountProbe probe) {
@@ -29,20 +39,33 @@ final class PartitionWatch {
     }
 
     /**
-     * True if the topic has exactly {@code sealedOver} partitions now; false if that cannot be told.
+     * True if a probe asked since the last seals answered that the topic has exactly
+     * {@code sealedOver} partitions: the caller may make its seals now, in this call (the answer is
+     * used up). False if there is no such answer yet (a probe is asked, or failed): nothing may be
+     * sealed now.
      *
      * @throws PartitionCountChangedException if it has another count
      */
     boolean maySeal(int sealedOver) {
-        int now;
-        try {
-            now = probe.partitions();
-        } catch (RuntimeException e) {
+        if (asked == null) {
+            asked = probe.partitionsAsync();
+        }
+        if (!asked.isDone()) {
             deferred = true;
-            LOG.warn("cannot verify the partition count of {} before a seal, not sealing now: {}", probe.topic(),
-                e.toString());
             return false;
         }
+        int now;
+        try {
+            now = asked.join();
+        } catch (CompletionException | CancellationException e) {
+            asked = null;
+            deferred = true;
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            LOG.warn("cannot verify the partition count of {} before a seal, not sealing now: {}", probe.topic(),
+                cause.toString());
+            return false;
+        }
+        asked = null;
         if (now != sealedOver) {
             throw new PartitionCountChangedException(shard, probe.topic(), sealedOver, now);
         }
@@ -50,7 +73,7 @@ final class PartitionWatch {
         return true;
     }
 
-    /** True if the last check could not verify the count (a cover may be waiting for the next one). */
+    /** True if the last check could not verify the count yet (a cover is waiting for the next one). */
     boolean deferred() {
         return deferred;
     }

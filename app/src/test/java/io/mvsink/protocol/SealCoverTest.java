@@ -169,4 +169,19 @@ class SealCoverTest {
         assertTrue(problems.isEmpty(), problems::toString);
         assertFalse(cover.batches().isEmpty());
     }
+
+    @Test
+    void shouldTakeTheFirstStepOfACover() {
+        List<Batch> pending = List.of(batch(0, 1000, 0), batch(0, 1000, 1), batch(1000, 3000, 0, 1));
+        SealCover.Cover cover = SealCover.find(0, 2, pending).orElseThrow();
+        assertEquals(3000, cover.upper());
+
+        SealCover.Cover first = SealCover.firstStep(cover, 0, 2);
+
+        assertEquals(1000, first.upper(), "both partitions stand at 1000 after the first two batches");
+        assertEquals(2, first.batches().size());
+        assertEquals(cover.batches().subList(0, 2), first.batches());
+        SealCover.Cover single = new SealCover.Cover(3000, List.of(pending.get(2)));
+        assertEquals(single, SealCover.firstStep(single, 1000, 2), "a one-step cover is its own first step");
+    }
 }

@@ -43,6 +43,8 @@ class AppenderPartitionWatchTest {
     /** The fake topic's partition count; negative: the probe fails (broker unreachable). */
     private final AtomicInteger topicPartitions = new AtomicInteger(PARTITIONS);
     private final AtomicInteger probes = new AtomicInteger();
+    /** Set: the probe answers through this future (a slow broker), else at once. */
+    private volatile java.util.concurrent.CompletableFuture<Integer> slowAnswer;
     private final ShardMetrics metrics = new ShardMetrics("s");
     private SharedBatchRegistry builder;
     private TopologyDriver appender;
@@ -56,6 +58,15 @@ class AppenderPartitionWatchTest {
             @Override
             public String topic() {
                 return "c";
+            }
+
+            @Override
+            public java.util.concurrent.CompletableFuture<Integer> partitionsAsync() {
+                if (slowAnswer == null) {
+                    return PartitionCountProbe.super.partitionsAsync();
+                }
+                probes.incrementAndGet();
+                return slowAnswer;
             }
 
             @Override
@@ -84,6 +95,29 @@ class AppenderPartitionWatchTest {
         report(batch(WIDTH, 2 * WIDTH, 0, 1));
         assertEquals(List.of(WIDTH, 2 * WIDTH), uppers());
         assertEquals(2, probes.get(), "one probe per seal");
+    }
+
+    @Test
+    void shouldNotWaitForTheProbeAndSealEveryCoveredRangeOnItsAnswerOneAppendEach() {
+        slowAnswer = new java.util.concurrent.CompletableFuture<>();
+        report(batch(0, WIDTH, 0, 1));
+        report(batch(WIDTH, 2 * WIDTH, 0, 1));
+        report(batch(2 * WIDTH, 3 * WIDTH, 0, 1));
+        assertEquals(List.of(), uppers(), "the probe has not answered: the stream thread went on without a seal");
+        assertEquals(1, probes.get(), "one probe asked");
+
+        slowAnswer.complete(PARTITIONS);
+        appender.driver.advanceWallClockTime(Duration.ofMillis(20));
+        assertEquals(List.of(WIDTH, 2 * WIDTH, 3 * WIDTH), uppers(), "one append per range, all on that answer");
+        assertEquals(1, probes.get());
+
+        slowAnswer = new java.util.concurrent.CompletableFuture<>();
+        report(batch(3 * WIDTH, 4 * WIDTH, 0, 1));
+        assertEquals(List.of(), uppers(), "a later seal asks again");
+        assertEquals(2, probes.get());
+        slowAnswer.complete(PARTITIONS + 1);
+        assertThrows(RuntimeException.class, () -> appender.driver.advanceWallClockTime(Duration.ofMillis(20)));
+        assertEquals(List.of(), uppers(), "nothing sealed past the added partition");
     }
 
     @Test
