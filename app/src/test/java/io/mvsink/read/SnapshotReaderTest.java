@@ -153,6 +153,67 @@ class SnapshotReaderTest {
         assertTrue(e.getMessage().contains("id " + incompatible + " of subject orders-value"), e.getMessage());
     }
 
+    @Test
+    void shouldReadASealsChangesInTimeOrderConsolidatedPerRowAndTime() throws Exception {
+        append(1, 0, 1000, build(0, 0, 1000, List.of(update(schemaId, BOOK, 10, 1))), build(1, 0, 1000, List.of()));
+        append(2, 1000, 2000,
+            build(0, 1000, 2000, List.of(update(schemaId, TOY, 1500, 1), update(schemaId, BOOK, 1200, -1),
+                update(schemaId, TOY, 1500, 2), update(schemaId, GAME, 1100, 1), update(schemaId, GAME, 1100, -1))),
+            build(1, 1000, 2000, List.of(update(schemaId, BOOK, 1999, 3), update(schemaId, BOOK, 1000, 1))));
+
+        assertEquals(List.of(new Change(json(BOOK), 10, 1)), reader.changes(state, 0, 1000));
+        assertEquals(List.of(new Change(json(BOOK), 1000, 1), new Change(json(BOOK), 1200, -1),
+                new Change(json(TOY), 1500, 3), new Change(json(BOOK), 1999, 3)),
+            reader.changes(state, 1000, 2000), "GAME's insert and retraction at one time cancel");
+        assertEquals(List.of(new Change(json(BOOK), 1200, -1)), reader.changes(state, 1001, 1500));
+    }
+
+    @Test
+    void shouldReadASealFromTheBatchThatMergedItsBatches() throws Exception {
+        Batch a0 = build(0, 0, 1000, List.of(update(schemaId, BOOK, 10, 1)));
+        Batch a1 = build(1, 0, 1000, List.of(update(schemaId, TOY, 20, 1)));
+        Batch b0 = build(0, 1000, 2000, List.of(update(schemaId, BOOK, 1500, -1)));
+        Batch b1 = build(1, 1000, 2000, List.of(update(schemaId, GAME, 1600, 1)));
+        append(1, 0, 1000, a0, a1);
+        append(2, 1000, 2000, b0, b1);
+        List<Change> before = reader.changes(state, 1000, 2000);
+
+        state.apply(StateDiff.newBuilder().setShard("orders").setSeqno(3).setLower(2000).setUpper(2000)
+            .setPartitionCount(2).setAppendedAtMs(0L)
+            .setRemovedBatchIds(List.of(a0.getBatchId(), a1.getBatchId(), b0.getBatchId(), b1.getBatchId()))
+            .setAdded(List.of(merged(a0, a1, b0, b1))).build());
+
+        assertEquals(1, state.batches().size());
+        assertEquals(List.of(new Change(json(BOOK), 1500, -1), new Change(json(GAME), 1600, 1)), before);
+        assertEquals(before, reader.changes(state, 1000, 2000), "the seal's own batches are gone; the merge holds it");
+    }
+
+    @Test
+    void shouldRefuseChangesFromALowerAtOrBelowTheSinceOrAboveTheUpper() throws Exception {
+        state.apply(StateDiff.newBuilder().setShard("orders").setSeqno(1).setLower(0).setUpper(1000)
+            .setPartitionCount(2).setSince(500L).setAppendedAtMs(0L)
+            .setAdded(List.of(build(0, 0, 1000, List.of(update(schemaId, BOOK, 600, 1))), build(1, 0, 1000, List.of())))
+            .build());
+
+        IllegalArgumentException below = assertThrows(IllegalArgumentException.class,
+            () -> reader.changes(state, 500, 1000));
+        assertTrue(below.getMessage().contains("since of shard orders, 500"), below.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> reader.changes(state, 501, 1001));
+        assertEquals(List.of(new Change(json(BOOK), 600, 1)), reader.changes(state, 501, 1000));
+    }
+
+    /** One batch holding the contributions and parts of {@code batches}: what a merge commits, unconsolidated. */
+    private static Batch merged(Batch... batches) {
+        List<io.mvsink.avro.Contribution> contributions = new ArrayList<>();
+        List<Part> parts = new ArrayList<>();
+        for (Batch b : batches) {
+            contributions.addAll(b.getContributions());
+            parts.addAll(b.getParts());
+        }
+        return Batch.newBuilder(batches[0]).setBatchId("merged").setLower(0).setUpper(2000)
+            .setContributions(contributions).setParts(parts).build();
+    }
+
     private static GenericRecord inV2(GenericRecord v1, String region) {
         GenericRecord row = new GenericData.Record(V2);
         v1.getSchema().getFields().forEach(f -> row.put(f.name(), v1.get(f.name())));
