@@ -20,7 +20,9 @@ import org.apache.kafka.common.TopicPartition;
  * <p>A follower that lags behind the log cleaner may find the diffs of some seqnos gone (a rollup
  * tombstoned them) and the shard's newer rollup in their place: it then takes the rollup's state
  * and reports one {@link Advance} over every seal the rollup covers. So a rollup never stops a
- * follower, it only coarsens what it can tell apart. Not thread-safe.
+ * follower, it only coarsens what it can tell apart. The state it keeps forgets the blobs merges
+ * retired (a follower neither rolls up nor collects), so it stays as small as the live batches.
+ * Not thread-safe.
  */
 public final class ShardFollower implements AutoCloseable {
     private final KafkaConsumer<String, byte[]> consumer;
@@ -58,6 +60,7 @@ public final class ShardFollower implements AutoCloseable {
             follower.consumer.assign(partitions);
             follower.consumer.seekToBeginning(partitions);
             follower.state = ConsensusReader.readToEnd(follower.consumer, topic, shard, timeout).state(shard);
+            follower.state.forgetRetiredBefore(Long.MAX_VALUE);
             return follower;
         } catch (RuntimeException e) {
             follower.close();
@@ -111,6 +114,8 @@ public final class ShardFollower implements AutoCloseable {
             StateDiff diff = pending.pollFirstEntry().getValue();
             long lower = state.upper();
             state.apply(diff);
+            // a follower never rolls up nor collects: what each merge retired would only grow with its life
+            state.forgetRetiredBefore(Long.MAX_VALUE);
             if (state.upper() > lower) {
                 advances.add(new Advance(diff.getSeqno(), lower, state.upper()));
             }
@@ -124,6 +129,7 @@ public final class ShardFollower implements AutoCloseable {
         }
         long lower = state.upper();
         state = ShardState.of(rollup);
+        state.forgetRetiredBefore(Long.MAX_VALUE);
         pending.headMap(rollup.getSeqno(), true).clear();
         if (state.upper() > lower) {
             advances.add(new Advance(rollup.getSeqno(), lower, state.upper()));

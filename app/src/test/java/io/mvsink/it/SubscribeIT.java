@@ -66,6 +66,8 @@ class SubscribeIT {
             MvsinkApp app = sink.startApp(2);
             WorkloadRunner runner = new WorkloadRunner(producer, new Workload(14, 150, 0.4), Time.SYSTEM);
             runner.run(200, 3_000, Long.MAX_VALUE, INTERVAL_MS, n -> { });
+            // until the app has caught up with the backlog of its start (the since follows the upper)
+            runUntil(runner, () -> sink.state().upper() > System.currentTimeMillis() - 3_000);
             long asOf = sink.state().upper() - 1_000;
 
             Collector whole = new Collector(true);
@@ -74,7 +76,7 @@ class SubscribeIT {
             try (Follow uninterrupted = Follow.asOf(sink, asOf, whole)) {
                 Follow stopped = Follow.asOf(sink, asOf, first);
                 // the workload goes on until both have seen a few seals (the child JVM takes seconds to start)
-                runUntil(runner, () -> first.tokens.size() >= 5 && killed.tokens() >= 5);
+                runUntil(runner, () -> first.seen() >= 5 && killed.tokens() >= 5);
                 stopped.close();
                 List<String> beforeKill = killed.kill9();
                 ResumeToken last = first.last;
@@ -231,8 +233,16 @@ class SubscribeIT {
         }
 
         boolean reached(long upper) {
-            ResumeToken at = last;
-            return failure == null && at != null && at.upper() >= upper;
+            ResumeToken at = seen() > 0 ? last : null;
+            return at != null && at.upper() >= upper;
+        }
+
+        /** Tokens delivered so far; an AssertionError if the subscription failed. */
+        int seen() {
+            if (failure != null) {
+                throw new AssertionError("the subscription failed", failure);
+            }
+            return tokens.size();
         }
     }
 
