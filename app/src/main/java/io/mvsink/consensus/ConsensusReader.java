@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -83,14 +84,14 @@ public final class ConsensusReader {
     }
 
     /** The topic's partitions; empty if it does not exist. */
-    static List<TopicPartition> partitions(KafkaConsumer<?, ?> consumer, String topic, Duration timeout) {
+    static List<TopicPartition> partitions(Consumer<?, ?> consumer, String topic, Duration timeout) {
         return consumer.partitionsFor(topic, timeout).stream()
             .map(info -> new TopicPartition(topic, info.partition()))
             .collect(Collectors.toList());
     }
 
     /** Reads the assigned partitions from their positions to their current end offsets. */
-    static Log readToEnd(KafkaConsumer<String, byte[]> consumer, String topic, String shard, Duration timeout) {
+    static Log readToEnd(Consumer<String, byte[]> consumer, String topic, String shard, Duration timeout) {
         Map<String, byte[]> latest = new HashMap<>();
         TreeMap<Long, StateDiff> history = new TreeMap<>();
         long records = 0;
@@ -124,7 +125,7 @@ public final class ConsensusReader {
         return new Log(rollup, new ArrayList<>(live.values()), new ArrayList<>(history.values()), records);
     }
 
-    private static boolean reachedEnd(KafkaConsumer<?, ?> consumer, Map<TopicPartition, Long> end) {
+    private static boolean reachedEnd(Consumer<?, ?> consumer, Map<TopicPartition, Long> end) {
         for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
             if (consumer.position(e.getKey()) < e.getValue()) {
                 return false;

@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -25,7 +25,7 @@ import org.apache.kafka.common.TopicPartition;
  * Not thread-safe.
  */
 public final class ShardFollower implements AutoCloseable {
-    private final KafkaConsumer<String, byte[]> consumer;
+    private final Consumer<String, byte[]> consumer;
     private final String topic;
     private final String shard;
     private final TreeMap<Long, StateDiff> pending = new TreeMap<>();
@@ -38,10 +38,12 @@ public final class ShardFollower implements AutoCloseable {
     public record Advance(long seqno, long lower, long upper) {
     }
 
-    private ShardFollower(KafkaConsumer<String, byte[]> consumer, String topic, String shard) {
+    /** A follower at {@code state} that reads on from {@code consumer}'s positions (tests start it here). */
+    ShardFollower(Consumer<String, byte[]> consumer, String topic, String shard, ShardState state) {
         this.consumer = consumer;
         this.topic = topic;
         this.shard = shard;
+        this.state = state;
     }
 
     /**
@@ -50,7 +52,7 @@ public final class ShardFollower implements AutoCloseable {
      * @throws IllegalArgumentException if the topic does not exist (a reader never creates it)
      */
     public static ShardFollower open(Map<String, Object> clientProps, String topic, String shard, Duration timeout) {
-        ShardFollower follower = new ShardFollower(ConsensusReader.consumer(clientProps), topic, shard);
+        ShardFollower follower = new ShardFollower(ConsensusReader.consumer(clientProps), topic, shard, null);
         try {
             List<TopicPartition> partitions = ConsensusReader.partitions(follower.consumer, topic, timeout);
             if (partitions.isEmpty()) {
