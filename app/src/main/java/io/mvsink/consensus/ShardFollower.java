@@ -38,8 +38,11 @@ public final class ShardFollower implements AutoCloseable {
     public record Advance(long seqno, long lower, long upper) {
     }
 
-    /** A follower at {@code state} that reads on from {@code consumer}'s positions (tests start it here). */
-    ShardFollower(Consumer<String, byte[]> consumer, String topic, String shard, ShardState state) {
+    /**
+     * A follower at {@code state} that reads on from {@code consumer}'s positions: for a caller that
+     * brings its own consumer of {@code topic} (tests bring a {@code MockConsumer}). It closes the consumer.
+     */
+    public ShardFollower(Consumer<String, byte[]> consumer, String topic, String shard, ShardState state) {
         this.consumer = consumer;
         this.topic = topic;
         this.shard = shard;

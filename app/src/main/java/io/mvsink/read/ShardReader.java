@@ -42,8 +42,13 @@ public final class ShardReader implements AutoCloseable {
      */
     public static ShardReader open(Map<String, Object> clientProps, String consensusTopic, String shard,
                                    BlobStore blobs, SchemaRegistry registry, String subject, Duration timeout) {
-        return new ShardReader(ShardFollower.open(clientProps, consensusTopic, shard, timeout),
-            new SnapshotReader(blobs, registry, subject), timeout);
+        return of(ShardFollower.open(clientProps, consensusTopic, shard, timeout), blobs, registry, subject, timeout);
+    }
+
+    /** A reader of the shard {@code follower} follows (it closes the follower). */
+    public static ShardReader of(ShardFollower follower, BlobStore blobs, SchemaRegistry registry, String subject,
+                                 Duration timeout) {
+        return new ShardReader(follower, new SnapshotReader(blobs, registry, subject), timeout);
     }
 
     /** The shard's state as of the last read of the topic. */
