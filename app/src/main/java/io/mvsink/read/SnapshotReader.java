@@ -17,7 +17,8 @@ import org.apache.avro.generic.GenericData;
 
 /**
  * Reads a shard's contents as of a time: the parts of every live batch (from a state rebuilt
- * from the consensus topic alone), consolidated to rows with their net counts.
+ * from the consensus topic alone), consolidated to rows with their net counts; and the changes of
+ * a range of times ({@link #changes}), which is what a {@link Subscription} delivers per seal.
  *
  * <p>Every part is read into the latest schema of the shard's subject ({@link PartReader}), fetched
  * once per read, so rows written under different versions meet: a row inserted under one version
