@@ -104,6 +104,8 @@ public final class Subscription {
     /** Reads the advances' whole range once, then hands each its slice (advances are contiguous). */
     private void deliverRead(List<Advance> advances) {
         long upper = advances.get(advances.size() - 1).upper();
+        // a subscriber that lags the since lag behind the upper: the message names its own token
+        position.requireReadable(follower.state());
         List<Change> changes = parts.changes(follower.state(), position.upper(), upper);
         int from = 0;
         for (Advance advance : advances) {

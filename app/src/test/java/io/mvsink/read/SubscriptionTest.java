@@ -115,6 +115,18 @@ class SubscriptionTest {
     }
 
     @Test
+    void shouldStopNamingItsTokenWhenTheSinceOvertakesIt() {
+        twoSeals();
+        Subscription subscription = open().subscribe(1999, listener);
+        send(StateDiff.newBuilder(ShardFixture.seal(3, 2000, 3000, shard.build(0, 2000, 3000, List.of()),
+            shard.build(1, 2000, 3000, List.of()))).setSince(2000L).build());
+
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> subscription.poll(Duration.ZERO));
+
+        assertTrue(e.getMessage().contains("token 2:2000 is below the since of shard orders, 2000"), e.getMessage());
+    }
+
+    @Test
     void shouldResumeWithEveryChangeFromTheTokensUpperOn() {
         twoSeals();
         Subscription subscription = open().resume(new ResumeToken(1, 1000), listener);
