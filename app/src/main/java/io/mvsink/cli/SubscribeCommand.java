@@ -36,8 +36,8 @@ final class SubscribeCommand implements Callable<Integer> {
     @Option(names = "--shard", description = "The shard to follow (default: the configured shard).")
     String shard;
 
-    @Option(names = "--as-of", paramLabel = "T", description = "Print the snapshot with time <= T, then every change above T; T must be "
-        + "at or above the shard's since and below its upper (default: everything sealed).")
+    @Option(names = "--as-of", paramLabel = "T", description = "Print the snapshot with time <= T, then every "
+        + "change above T; T must be at or above the shard's since and below its upper (default: everything sealed).")
     Long asOf;
 
     @Option(names = "--resume", paramLabel = "TOKEN", description = "Continue after a token line of an earlier run "
@@ -48,7 +48,8 @@ final class SubscribeCommand implements Callable<Integer> {
         + "(default: <corrections.topic>-value).")
     String subject;
 
-    @Option(names = "--format", paramLabel = "json|avro", description = "Output format: json (avro is not supported yet).", defaultValue = "json")
+    @Option(names = "--format", paramLabel = "json|avro", defaultValue = "json",
+        description = "Output format: json (avro is not supported yet).")
     Format format;
 
     /** When to stop: the signal handlers set it (tests in one JVM replace it). */
