@@ -14,7 +14,7 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "mvsink", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
     scope = ScopeType.INHERIT,
     description = "Sinks a stream of view corrections into Azure Blob Storage as coalesced, sealed batches.",
-    subcommands = {RunCommand.class, ProduceCommand.class, SnapshotCommand.class, GcCommand.class, DemoCommand.class,
+    subcommands = {RunCommand.class, ProduceCommand.class, SnapshotCommand.class, SubscribeCommand.class, GcCommand.class, DemoCommand.class,
         BenchCommand.class, OptionsCommand.class, TopologyCommand.class, HealthCommand.class})
 public final class Main {
     static final String VERBOSE = "--verbose";

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -60,41 +61,55 @@ public final class ConsensusReader {
 
     /** The shard's records as of the topic's current end. */
     public static Log log(Map<String, Object> clientProps, String topic, String shard, Duration timeout) {
-        Map<String, byte[]> latest = new HashMap<>();
-        TreeMap<Long, StateDiff> history = new TreeMap<>();
-        long records = 0;
+        try (KafkaConsumer<String, byte[]> consumer = consumer(clientProps)) {
+            List<TopicPartition> partitions = partitions(consumer, topic, timeout);
+            if (partitions.isEmpty()) {
+                return new Log(null, List.of(), List.of(), 0);
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            return readToEnd(consumer, topic, shard, timeout);
+        }
+    }
+
+    /** A read_committed consumer of the consensus topic that never creates it and commits nothing. */
+    static KafkaConsumer<String, byte[]> consumer(Map<String, Object> clientProps) {
         Map<String, Object> props = new HashMap<>(clientProps);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
         // a reader must never create the consensus topic: a broker's default would not compact it
         props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
-        try (KafkaConsumer<String, byte[]> consumer =
-                 new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic, timeout).stream()
-                .map(info -> new TopicPartition(topic, info.partition()))
-                .collect(Collectors.toList());
-            if (partitions.isEmpty()) {
-                return new Log(null, List.of(), List.of(), 0);
+        return new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
+    }
+
+    /** The topic's partitions; empty if it does not exist. */
+    static List<TopicPartition> partitions(Consumer<?, ?> consumer, String topic, Duration timeout) {
+        return consumer.partitionsFor(topic, timeout).stream()
+            .map(info -> new TopicPartition(topic, info.partition()))
+            .collect(Collectors.toList());
+    }
+
+    /** Reads the assigned partitions from their positions to their current end offsets. */
+    static Log readToEnd(Consumer<String, byte[]> consumer, String topic, String shard, Duration timeout) {
+        Map<String, byte[]> latest = new HashMap<>();
+        TreeMap<Long, StateDiff> history = new TreeMap<>();
+        long records = 0;
+        Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment(), timeout);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!reachedEnd(consumer, end)) {
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException("consensus topic " + topic + " not read to its end within " + timeout);
             }
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (!reachedEnd(consumer, end)) {
-                if (System.nanoTime() > deadline) {
-                    throw new TimeoutException("consensus topic " + topic + " not read to its end within " + timeout);
+            for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                if (!shard.equals(ConsensusKeys.shardOf(record.key()))) {
+                    continue;
                 }
-                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    if (!shard.equals(ConsensusKeys.shardOf(record.key()))) {
-                        continue;
-                    }
-                    latest.put(record.key(), record.value());
-                    records++;
-                    if (record.value() != null && !ConsensusKeys.isRollup(record.key())) {
-                        StateDiff diff = Codecs.STATE_DIFF.decode(record.value());
-                        history.put(diff.getSeqno(), diff);
-                    }
+                latest.put(record.key(), record.value());
+                records++;
+                if (record.value() != null && !ConsensusKeys.isRollup(record.key())) {
+                    StateDiff diff = Codecs.STATE_DIFF.decode(record.value());
+                    history.put(diff.getSeqno(), diff);
                 }
             }
         }
@@ -109,7 +124,8 @@ public final class ConsensusReader {
         });
         return new Log(rollup, new ArrayList<>(live.values()), new ArrayList<>(history.values()), records);
     }
-    private static boolean reachedEnd(KafkaConsumer<?, ?> consumer, Map<TopicPartition, Long> end) {
+
+    private static boolean reachedEnd(Consumer<?, ?> consumer, Map<TopicPartition, Long> end) {
         for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
             if (consumer.position(e.getKey()) < e.getValue()) {
                 return false;

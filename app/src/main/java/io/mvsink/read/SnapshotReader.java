@@ -5,14 +5,20 @@ import io.mvsink.avro.Part;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.consensus.ShardState;
 import io.mvsink.registry.SchemaRegistry;
+import io.mvsink.consensus.CoverCheck;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
+import java.util.function.Predicate;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.avro.generic.GenericData;
 
 /**
  * Reads a shard's contents as of a time: the parts of every live batch (from a state rebuilt
- * from the consensus topic alone), consolidated to rows with their net counts.
+ * from the consensus topic alone), consolidated to rows with their net counts; and the changes of
+ * a range of times ({@link #changes}), which is what a {@link Subscription} delivers per seal.
  *
  * <p>Every part is read into the latest schema of the shard's subject ({@link PartReader}), fetched
  * once per read, so rows written under different versions meet: a row inserted under one version
@@ -52,23 +58,64 @@ public final class SnapshotReader {
                 + " is below it (use a time at or above " + state.since() + ")");
         }
         Map<String, Long> counts = new HashMap<>();
+        scan(state, batch -> batch.getLower() <= asOf, (row, time, diff) -> {
+            if (time <= asOf) {
+                counts.merge(GenericData.get().toString(row), diff, Long::sum);
+            }
+        });
+        counts.values().removeIf(c -> c == 0);
+        return new TreeMap<>(counts);
+    }
+
+    /**
+     * The updates with {@code lower <= time < upper}, consolidated per row and time, in time order
+     * (then row order), leaving out net diffs of 0. They are read from whatever live batches cover
+     * the range now, so merges that replaced the batches a seal added do not change the answer: a
+     * merge keeps each update's time unless it is below the since, and {@code lower} must be above
+     * the since ({@link ResumeToken#requireReadable}).
+     *
+     * @throws IllegalArgumentException if {@code upper} is above the shard's upper, or {@code lower} not above its since
+     * @throws UnreadablePartException as {@link #read}
+     */
+    public List<Change> changes(ShardState state, long lower, long upper) {
+        if (upper > state.upper()) {
+            throw new IllegalArgumentException("shard " + state.shard() + " is sealed below " + state.upper()
+                + "; [" + lower + ", " + upper + ") is not sealed yet");
+        }
+        new ResumeToken(0, lower).requireReadable(state);
+        Map<String, Map<Long, Long>> diffs = new HashMap<>();
+        scan(state, batch -> overlaps(CoverCheck.range(List.of(batch)), lower, upper), (row, time, diff) -> {
+            if (time >= lower && time < upper) {
+                diffs.computeIfAbsent(GenericData.get().toString(row), r -> new HashMap<>()).merge(time, diff, Long::sum);
+            }
+        });
+        List<Change> changes = new ArrayList<>();
+        diffs.forEach((row, byTime) -> byTime.forEach((time, diff) -> {
+            if (diff != 0) {
+                changes.add(new Change(row, time, diff));
+            }
+        }));
+        changes.sort(Comparator.comparingLong(Change::time).thenComparing(Change::row));
+        return changes;
+    }
+
+    private static boolean overlaps(long[] range, long lower, long upper) {
+        return range[0] < upper && range[1] > lower;
+    }
+
+    /** Every update of the parts of the live batches that {@code batches} accepts. */
+    private void scan(ShardState state, Predicate<Batch> batches, PartReader.Updates updates) {
         PartReader parts = null;
         for (Batch batch : state.batches()) {
-            if (batch.getLower() > asOf) {
+            if (!batches.test(batch)) {
                 continue;
             }
             for (Part part : batch.getParts()) {
                 if (parts == null) {
                     parts = new PartReader(registry.latest(subject));
                 }
-                parts.read(part.getKey(), blobs.get(part.getKey()), part.getSchemaId(), (row, time, diff) -> {
-                    if (time <= asOf) {
-                        counts.merge(GenericData.get().toString(row), diff, Long::sum);
-                    }
-                });
+                parts.read(part.getKey(), blobs.get(part.getKey()), part.getSchemaId(), updates);
             }
         }
-        counts.values().removeIf(c -> c == 0);
-        return new TreeMap<>(counts);
     }
 }

@@ -81,6 +81,19 @@ class MainTest {
         return all.toArray(String[]::new);
     }
 
+    @Test
+    void shouldRefuseSubscribeOptionsThatCannotWorkAsUsageErrorsNamingTheOption() {
+        Run avro = run("subscribe", "--format", "avro");
+        assertEquals(ExitCodes.USAGE, avro.code());
+        assertTrue(avro.err().contains("--format avro is not supported yet"), avro.err());
+        Run both = run("subscribe", "--as-of", "5", "--resume", "3:6");
+        assertEquals(ExitCodes.USAGE, both.code());
+        assertTrue(both.err().contains("--as-of and --resume exclude each other"), both.err());
+        Run token = run("subscribe", "--resume", "latest");
+        assertEquals(ExitCodes.USAGE, token.code());
+        assertTrue(token.err().contains("--resume: 'latest' is not a resume token"), token.err());
+    }
+
     private record Run(int code, String out, String err) {
     }
 

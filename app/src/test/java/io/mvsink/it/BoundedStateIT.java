@@ -171,7 +171,8 @@ class BoundedStateIT {
             end.atSeconds());
     }
 
-    private static void createConsensusTopic(SinkHarness sink) throws Exception {
+    /** The shard's consensus topic with a log cleaner that runs within seconds (other ITs of bounded state use it). */
+    static void createConsensusTopic(SinkHarness sink) throws Exception {
         try (Admin admin = Admin.create(sink.clientProps())) {
             NewTopic topic = new NewTopic(sink.name + "-consensus", Optional.of(1), Optional.empty()).configs(Map.of(
                 TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,

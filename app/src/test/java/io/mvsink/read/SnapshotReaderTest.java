@@ -9,26 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.Part;
 import io.mvsink.avro.StateDiff;
-import io.mvsink.batch.ContributionData;
-import io.mvsink.batch.PartEncoder;
-import io.mvsink.batch.CoalescingMode;
-import io.mvsink.protocol.Handle;
-import io.mvsink.protocol.Outcome;
-import io.mvsink.protocol.SharedBatchRegistry;
-import io.mvsink.batch.ShardSink;
-import java.time.Duration;
-import org.apache.kafka.common.utils.Time;
-import static org.awaitility.Awaitility.await;
 import io.mvsink.batch.Update;
-import io.mvsink.blob.InMemoryBlobStore;
 import io.mvsink.consensus.ShardState;
-import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.produce.Workload;
 import io.mvsink.registry.InMemorySchemaRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericData;
@@ -43,22 +30,15 @@ class SnapshotReaderTest {
     /** v1 ({@link Workload#ROW_SCHEMA}) and a field with a default: backward compatible. */
     private static final Schema V2 = io.mvsink.batch.TestUpdates.ROW_V2;
 
-    private final InMemoryBlobStore blobs = new InMemoryBlobStore();
-    private final InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
-    private final int schemaId = registry.register("orders-value", Workload.ROW_SCHEMA);
-    private final SharedBatchRegistry builder = new SharedBatchRegistry(CoalescingMode.NONE, blobs, registry,
-        new PartEncoder("deflate", 1024), Time.SYSTEM, 1000, 1 << 20, 1);
-
-    {
-        builder.addShard(new ShardSink("orders", "orders/", "test-consensus/orders",
-            new ShardMetrics("orders")));
-    }
-    private final ShardState state = new ShardState("orders");
-    private final SnapshotReader reader = new SnapshotReader(blobs, registry, "orders-value");
+    private final ShardFixture shard = new ShardFixture();
+    private final InMemorySchemaRegistry registry = shard.registry;
+    private final int schemaId = shard.schemaId;
+    private final ShardState state = shard.state;
+    private final SnapshotReader reader = new SnapshotReader(shard.blobs, registry, "orders-value");
 
     @AfterEach
     void close() {
-        builder.close();
+        shard.close();
     }
 
     @Test
@@ -67,21 +47,21 @@ class SnapshotReaderTest {
         for (int i = 0; i < 200; i++) {
             many.add(update(schemaId, BOOK, 100 + i, 1));
         }
-        Batch p0 = build(0, 0, 1000, many);
-        Batch p1 = build(1, 0, 1000, List.of(update(schemaId, TOY, 10, 1), update(schemaId, BOOK, 20, -50),
+        Batch p0 = shard.build(0, 0, 1000, many);
+        Batch p1 = shard.build(1, 0, 1000, List.of(update(schemaId, TOY, 10, 1), update(schemaId, BOOK, 20, -50),
             update(schemaId, GAME, 30, 2), update(schemaId, GAME, 40, -2)));
         assertTrue(p0.getParts().size() > 1, "the test needs a multi-part batch");
-        append(1, 0, 1000, p0, p1);
+        shard.append(1, 0, 1000, p0, p1);
 
         assertEquals(Map.of(json(BOOK), 150L, json(TOY), 1L), reader.read(state, 999));
     }
 
     @Test
     void shouldReadOnlyUpdatesAtOrBeforeAsOf() throws Exception {
-        append(1, 0, 2000,
-            build(0, 0, 2000, List.of(update(schemaId, BOOK, 500, 1), update(schemaId, TOY, 1500, 1))),
-            build(1, 0, 1000, List.of(update(schemaId, BOOK, 999, 1))),
-            build(1, 1000, 2000, List.of(update(schemaId, BOOK, 1000, -1))));
+        shard.append(1, 0, 2000,
+            shard.build(0, 0, 2000, List.of(update(schemaId, BOOK, 500, 1), update(schemaId, TOY, 1500, 1))),
+            shard.build(1, 0, 1000, List.of(update(schemaId, BOOK, 999, 1))),
+            shard.build(1, 1000, 2000, List.of(update(schemaId, BOOK, 1000, -1))));
 
         assertEquals(Map.of(), reader.read(state, 499));
         assertEquals(Map.of(json(BOOK), 1L), reader.read(state, 500));
@@ -93,7 +73,7 @@ class SnapshotReaderTest {
 
     @Test
     void shouldRefuseAnAsOfAtOrAboveTheUpper() throws Exception {
-        append(1, 0, 1000, build(0, 0, 1000, List.of(update(schemaId, BOOK, 1, 1))), build(1, 0, 1000, List.of()));
+        shard.append(1, 0, 1000, shard.build(0, 0, 1000, List.of(update(schemaId, BOOK, 1, 1))), shard.build(1, 0, 1000, List.of()));
 
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> reader.read(state, 1000));
         assertTrue(e.getMessage().contains("1000"), e.getMessage());
@@ -103,10 +83,10 @@ class SnapshotReaderTest {
 
     @Test
     void shouldRefuseAPartWhoseSchemaIdDisagreesWithItsBatch() throws Exception {
-        Batch batch = build(0, 0, 1000, List.of(update(schemaId, BOOK, 1, 1)));
+        Batch batch = shard.build(0, 0, 1000, List.of(update(schemaId, BOOK, 1, 1)));
         Part part = batch.getParts().get(0);
         batch.setParts(List.of(Part.newBuilder(part).setSchemaId(schemaId + 1).build()));
-        append(1, 0, 1000, batch, build(1, 0, 1000, List.of()));
+        shard.append(1, 0, 1000, batch, shard.build(1, 0, 1000, List.of()));
 
         assertThrows(IllegalStateException.class, () -> reader.read(state, 999));
     }
@@ -115,10 +95,10 @@ class SnapshotReaderTest {
     void shouldReadEveryPartIntoTheLatestSchemaSoThatVersionsCancel() throws Exception {
         registry.setCompatibility("orders-value", "BACKWARD");
         int v2 = registry.register("orders-value", V2);
-        append(1, 0, 1000,
-            build(0, 0, 1000, List.of(update(schemaId, BOOK, 10, 1), update(schemaId, TOY, 20, 1),
+        shard.append(1, 0, 1000,
+            shard.build(0, 0, 1000, List.of(update(schemaId, BOOK, 10, 1), update(schemaId, TOY, 20, 1),
                 update(v2, inV2(GAME, "eu"), 30, 1), update(v2, inV2(TOY, "none"), 40, -1))),
-            build(1, 0, 1000, List.of(update(v2, inV2(BOOK, "eu"), 50, 1))));
+            shard.build(1, 0, 1000, List.of(update(v2, inV2(BOOK, "eu"), 50, 1))));
 
         Map<String, Long> rows = reader.read(state, 999);
 
@@ -130,7 +110,7 @@ class SnapshotReaderTest {
     void shouldRefuseAnAsOfBelowSince() throws Exception {
         state.apply(StateDiff.newBuilder().setShard("orders").setSeqno(1).setLower(0).setUpper(1000)
             .setPartitionCount(2).setSince(500L).setAppendedAtMs(0L)
-            .setAdded(List.of(build(0, 0, 1000, List.of(update(schemaId, BOOK, 500, 1))), build(1, 0, 1000, List.of())))
+            .setAdded(List.of(shard.build(0, 0, 1000, List.of(update(schemaId, BOOK, 500, 1))), shard.build(1, 0, 1000, List.of())))
             .build());
 
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> reader.read(state, 499));
@@ -140,7 +120,7 @@ class SnapshotReaderTest {
 
     @Test
     void shouldNameThePartAndTheIdsWhenTheLatestSchemaCannotReadAPart() throws Exception {
-        append(1, 0, 1000, build(0, 0, 1000, List.of(update(schemaId, BOOK, 1, 1))), build(1, 0, 1000, List.of()));
+        shard.append(1, 0, 1000, shard.build(0, 0, 1000, List.of(update(schemaId, BOOK, 1, 1))), shard.build(1, 0, 1000, List.of()));
         registry.setCompatibility("orders-value", "NONE");
         int incompatible = registry.register("orders-value", SchemaBuilder.record("Row").namespace("io.mvsink.demo")
             .fields().requiredString("id").endRecord());
@@ -153,24 +133,57 @@ class SnapshotReaderTest {
         assertTrue(e.getMessage().contains("id " + incompatible + " of subject orders-value"), e.getMessage());
     }
 
+    @Test
+    void shouldReadASealsChangesInTimeOrderConsolidatedPerRowAndTime() throws Exception {
+        shard.append(1, 0, 1000, shard.build(0, 0, 1000, List.of(update(schemaId, BOOK, 10, 1))), shard.build(1, 0, 1000, List.of()));
+        shard.append(2, 1000, 2000,
+            shard.build(0, 1000, 2000, List.of(update(schemaId, TOY, 1500, 1), update(schemaId, BOOK, 1200, -1),
+                update(schemaId, TOY, 1500, 2), update(schemaId, GAME, 1100, 1), update(schemaId, GAME, 1100, -1))),
+            shard.build(1, 1000, 2000, List.of(update(schemaId, BOOK, 1999, 3), update(schemaId, BOOK, 1000, 1))));
+
+        assertEquals(List.of(new Change(json(BOOK), 10, 1)), reader.changes(state, 0, 1000));
+        assertEquals(List.of(new Change(json(BOOK), 1000, 1), new Change(json(BOOK), 1200, -1),
+                new Change(json(TOY), 1500, 3), new Change(json(BOOK), 1999, 3)),
+            reader.changes(state, 1000, 2000), "GAME's insert and retraction at one time cancel");
+        assertEquals(List.of(new Change(json(BOOK), 1200, -1)), reader.changes(state, 1001, 1500));
+    }
+
+    @Test
+    void shouldReadASealFromTheBatchThatMergedItsBatches() throws Exception {
+        Batch a0 = shard.build(0, 0, 1000, List.of(update(schemaId, BOOK, 10, 1)));
+        Batch a1 = shard.build(1, 0, 1000, List.of(update(schemaId, TOY, 20, 1)));
+        Batch b0 = shard.build(0, 1000, 2000, List.of(update(schemaId, BOOK, 1500, -1)));
+        Batch b1 = shard.build(1, 1000, 2000, List.of(update(schemaId, GAME, 1600, 1)));
+        shard.append(1, 0, 1000, a0, a1);
+        shard.append(2, 1000, 2000, b0, b1);
+        List<Change> before = reader.changes(state, 1000, 2000);
+
+        state.apply(shard.compaction(3, a0, a1, b0, b1));
+
+        assertEquals(1, state.batches().size());
+        assertEquals(List.of(new Change(json(BOOK), 1500, -1), new Change(json(GAME), 1600, 1)), before);
+        assertEquals(before, reader.changes(state, 1000, 2000), "the seal's own batches are gone; the merge holds it");
+    }
+
+    @Test
+    void shouldRefuseChangesFromALowerAtOrBelowTheSinceOrAboveTheUpper() throws Exception {
+        state.apply(StateDiff.newBuilder().setShard("orders").setSeqno(1).setLower(0).setUpper(1000)
+            .setPartitionCount(2).setSince(500L).setAppendedAtMs(0L)
+            .setAdded(List.of(shard.build(0, 0, 1000, List.of(update(schemaId, BOOK, 600, 1))), shard.build(1, 0, 1000, List.of())))
+            .build());
+
+        IllegalArgumentException below = assertThrows(IllegalArgumentException.class,
+            () -> reader.changes(state, 500, 1000));
+        assertTrue(below.getMessage().contains("since of shard orders, 500"), below.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> reader.changes(state, 501, 1001));
+        assertEquals(List.of(new Change(json(BOOK), 600, 1)), reader.changes(state, 501, 1000));
+    }
+
     private static GenericRecord inV2(GenericRecord v1, String region) {
         GenericRecord row = new GenericData.Record(V2);
         v1.getSchema().getFields().forEach(f -> row.put(f.name(), v1.get(f.name())));
         row.put("region", region);
         return row;
-    }
-
-    private Batch build(int partition, long lower, long upper, List<Update> updates) throws Exception {
-        Handle handle = builder.contribute(new ContributionData("orders", partition, lower, upper, updates, 0L))
-            .orElseThrow();
-        Outcome[] outcome = new Outcome[1];
-        await().atMost(Duration.ofSeconds(10)).until(() -> !((outcome[0] = handle.poll()) instanceof Outcome.Pending));
-        return ((Outcome.Report) outcome[0]).batch();
-    }
-
-    private void append(long seqno, long lower, long upper, Batch... added) {
-        state.apply(StateDiff.newBuilder().setShard("orders").setSeqno(seqno).setLower(lower).setUpper(upper)
-            .setPartitionCount(2).setAdded(List.of(added)).setAppendedAtMs(0L).build());
     }
 
     private static String json(GenericRecord row) {

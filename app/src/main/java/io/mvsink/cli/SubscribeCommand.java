@@ -1,0 +1,124 @@
+package io.mvsink.cli;
+
+import io.mvsink.Wiring;
+import io.mvsink.blob.BlobStore;
+import io.mvsink.config.MvsinkConfig;
+import io.mvsink.consensus.ShardPlacement;
+import io.mvsink.consensus.ShardState;
+import io.mvsink.read.ResumeToken;
+import io.mvsink.read.ShardReader;
+import io.mvsink.read.Subscription;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+@Command(name = "subscribe", description = "Follows a shard: prints a snapshot as of a time (or resumes after a token), "
+    + "then each seal's changes, as JSON lines {\"row\",\"time\",\"diff\"} in time order, with a line "
+    + "{\"token\":\"<seqno>:<upper>\"} after the snapshot and after each seal. Runs until SIGTERM or Ctrl-C, then exits 0.")
+final class SubscribeCommand implements Callable<Integer> {
+    /** The output formats; only json is implemented. */
+    enum Format { json, avro }
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    Settings settings;
+
+    @Option(names = "--shard", description = "The shard to follow (default: the configured shard).")
+    String shard;
+
+    @Option(names = "--as-of", paramLabel = "T", description = "Print the snapshot with time <= T, then every "
+        + "change above T; T must be at or above the shard's since and below its upper (default: everything sealed).")
+    Long asOf;
+
+    @Option(names = "--resume", paramLabel = "TOKEN", description = "Continue after a token line of an earlier run "
+        + "(<seqno>:<upper>): no snapshot, every change from the token's upper on. Excludes --as-of.")
+    String resume;
+
+    @Option(names = "--subject", description = "The registry subject whose latest schema rows are read into "
+        + "(default: <corrections.topic>-value).")
+    String subject;
+
+    @Option(names = "--format", paramLabel = "json|avro", defaultValue = "json",
+        description = "Output format: json (avro is not supported yet).")
+    Format format;
+
+    /** When to stop: the signal handlers set it (tests in one JVM replace it). */
+    BooleanSupplier stopped;
+
+    @Override
+    public Integer call() {
+        if (format == Format.avro) {
+            throw new ParameterException(spec.commandLine(), "--format avro is not supported yet: use --format json");
+        }
+        if (asOf != null && resume != null) {
+            throw new ParameterException(spec.commandLine(), "--as-of and --resume exclude each other: a resume "
+                + "continues where its token left off");
+        }
+        ResumeToken token = resume == null ? null : token(resume);
+        MvsinkConfig config = settings.config();
+        String name = shard != null ? shard : config.shard();
+        String rows = subject != null ? subject : config.correctionsTopic() + "-value";
+        BooleanSupplier stop = stopped != null ? stopped : Signals.stopOnTermOrInt();
+        PrintStream out = System.out;
+        try (BlobStore blobs = Wiring.blobs(config);
+             ShardReader reader = ShardReader.open(config.kafkaClientProps(), config.consensusTopic(), name, blobs,
+                 Wiring.registry(config), rows, Duration.ofSeconds(60))) {
+            ShardState state = reader.state();
+            ShardPlacement.requireLocation(name, state.location(), blobs.location(), MvsinkConfig.BLOB_CONTAINER);
+            Subscription subscription = start(reader, state, token, new JsonLines(out));
+            while (!stop.getAsBoolean()) {
+                subscription.poll(Duration.ofMillis(500));
+            }
+            System.err.println("subscribe: stopped after token " + subscription.position());
+        }
+        return ExitCodes.OK;
+    }
+
+    private Subscription start(ShardReader reader, ShardState state, ResumeToken token, Subscription.Listener out) {
+        try {
+            if (token != null) {
+                return reader.resume(token, out);
+            }
+            if (asOf != null) {
+                return reader.subscribe(SnapshotCommand.asOf(state, asOf), out);
+            }
+            // an empty shard: follow it from its first append
+            return state.seqno() == 0 ? reader.resume(ResumeToken.START, out) : reader.subscribe(state.upper() - 1, out);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException((token != null ? "--resume: " : "") + e.getMessage(), e);
+        }
+    }
+
+    private ResumeToken token(String text) {
+        try {
+            return ResumeToken.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--resume: " + e.getMessage());
+        }
+    }
+
+    /** Stops on SIGTERM or SIGINT: the loop ends after the seal it is printing and the JVM exits 0. */
+    static final class Signals {
+        private Signals() {
+        }
+
+        @SuppressWarnings("restriction")
+        static BooleanSupplier stopOnTermOrInt() {
+            AtomicBoolean stop = new AtomicBoolean();
+            for (String name : new String[] {"TERM", "INT"}) {
+                sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> stop.set(true));
+            }
+            return stop::get;
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package io.mvsink.read;
+
+import io.mvsink.blob.BlobStore;
+import io.mvsink.consensus.ShardFollower;
+import io.mvsink.consensus.ShardState;
+import io.mvsink.registry.SchemaRegistry;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * A shard opened for reading: its state rebuilt from the consensus topic alone, its parts read
+ * into the latest schema of its subject. Read a snapshot as of a time, or subscribe: a snapshot as
+ * of a time, then each later seal's updates with a {@link ResumeToken} after each; or resume from
+ * a token. One subscription per reader (it follows the topic with the reader's one consumer).
+ *
+ * <pre>{@code
+ * try (ShardReader shard = ShardReader.open(clientProps, "orders-app-consensus", "orders",
+ *         blobs, registry, "orders-value", Duration.ofSeconds(60))) {
+ *     Subscription sub = shard.subscribe(shard.state().upper() - 1, listener);
+ *     while (running) {
+ *         sub.poll(Duration.ofSeconds(1));   // calls listener.seal(changes, token) per seal
+ *     }
+ * }
+ * }</pre>
+ */
+public final class ShardReader implements AutoCloseable {
+    private final ShardFollower follower;
+    private final SnapshotReader parts;
+    private final Duration timeout;
+    private boolean subscribed;
+
+    private ShardReader(ShardFollower follower, SnapshotReader parts, Duration timeout) {
+        this.follower = follower;
+        this.parts = parts;
+        this.timeout = timeout;
+    }
+
+    /**
+     * Reads {@code shard}'s state from {@code consensusTopic} to its current end; its parts are in
+     * {@code blobs} and read into the latest schema of {@code subject}. {@code timeout} bounds each
+     * read of the topic to its end.
+     */
+    public static ShardReader open(Map<String, Object> clientProps, String consensusTopic, String shard,
+                                   BlobStore blobs, SchemaRegistry registry, String subject, Duration timeout) {
+        return of(ShardFollower.open(clientProps, consensusTopic, shard, timeout), blobs, registry, subject, timeout);
+    }
+
+    /** A reader of the shard {@code follower} follows (it closes the follower). */
+    public static ShardReader of(ShardFollower follower, BlobStore blobs, SchemaRegistry registry, String subject,
+                                 Duration timeout) {
+        return new ShardReader(follower, new SnapshotReader(blobs, registry, subject), timeout);
+    }
+
+    /** The shard's state as of the last read of the topic. */
+    public ShardState state() {
+        return follower.state();
+    }
+
+    /** As {@link SnapshotReader#read}: net count per row of every update with {@code time <= asOf}. */
+    public Map<String, Long> snapshot(long asOf) {
+        return parts.read(follower.state(), asOf);
+    }
+
+    /**
+     * Delivers the snapshot as of {@code asOf} to {@code listener}, then every seal of the state read
+     * so far above it (as one catch-up step); {@link Subscription#poll} delivers the later seals.
+     *
+     * @throws IllegalArgumentException as {@link SnapshotReader#read} if the shard cannot be read as of {@code asOf}
+     */
+    public Subscription subscribe(long asOf, Subscription.Listener listener) {
+        Subscription subscription = start(listener);
+        subscription.start(asOf);
+        return subscription;
+    }
+
+    /**
+     * Continues after {@code token}: every update from its upper on, the seals already appended as one
+     * catch-up step, then the later seals as {@link Subscription#poll} reads them.
+     *
+     * @throws IllegalArgumentException as {@link ResumeToken#requireReadable} (below the since, ahead of the shard)
+     */
+    public Subscription resume(ResumeToken token, Subscription.Listener listener) {
+        Subscription subscription = start(listener);
+        subscription.resume(token);
+        return subscription;
+    }
+
+    private Subscription start(Subscription.Listener listener) {
+        if (subscribed) {
+            throw new IllegalStateException("shard " + state().shard() + ": one subscription per reader");
+        }
+        subscribed = true;
+        return new Subscription(follower, parts, listener, timeout);
+    }
+
+    @Override
+    public void close() {
+        follower.close();
+    }
+}

@@ -1,0 +1,125 @@
+package io.mvsink.read;
+
+import io.mvsink.blob.BlobNotFoundException;
+import io.mvsink.consensus.ShardFollower;
+import io.mvsink.consensus.ShardFollower.Advance;
+import io.mvsink.consensus.ShardState;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A shard followed seal by seal (from {@link ShardReader#subscribe} or {@link ShardReader#resume}).
+ *
+ * <p><b>Why a resume is exact.</b> The subscription delivers, for each seal {@code [lower, upper)},
+ * the updates with {@code lower <= time < upper}, read from whatever live batches of the current
+ * state cover that range (not only the batches the seal added: a merge may have replaced them),
+ * consolidated per row and time, in time order. That is a function of the range alone, as long as
+ * the range starts above the since (merges keep every time except those below the since, which
+ * they advance to it). So the updates after a token are the same whether a subscription carried on
+ * or a new one resumed from the token, and how the seals are grouped changes only where tokens
+ * fall, not which updates come in which order.
+ *
+ * <p>A part may be gone when read: the state read last may be older than a compaction that retired
+ * the part and a GC that deleted it (after {@code gc.grace.ms}). The subscription then reads the
+ * topic to its end and reads again from the newer state, once; a second miss is a
+ * {@link SubscriptionLaggedException}, and a resume from the last token reads afresh. Not thread-safe.
+ */
+public final class Subscription {
+    private final ShardFollower follower;
+    private final SnapshotReader parts;
+    private final Listener listener;
+    private final Duration timeout;
+    private ResumeToken position;
+
+    /** Receives a subscription's output, on the thread that subscribes or polls. */
+    public interface Listener {
+        /** The rows as of {@code asOf} with their net counts; {@code token} continues after it (upper {@code asOf + 1}). */
+        void snapshot(long asOf, Map<String, Long> rows, ResumeToken token);
+
+        /** One seal's changes (or a catch-up's, over several seals), in time order; {@code token} continues after it. */
+        void seal(List<Change> changes, ResumeToken token);
+    }
+
+    Subscription(ShardFollower follower, SnapshotReader parts, Listener listener, Duration timeout) {
+        this.follower = follower;
+        this.parts = parts;
+        this.listener = listener;
+        this.timeout = timeout;
+    }
+
+    void start(long asOf) {
+        ShardState state = follower.state();
+        Map<String, Long> rows = parts.read(state, asOf);
+        position = new ResumeToken(state.seqno(), asOf + 1);
+        listener.snapshot(asOf, rows, position);
+        catchUp(state);
+    }
+
+    void resume(ResumeToken token) {
+        ShardState state = follower.state();
+        token.requireReadable(state);
+        position = token;
+        catchUp(state);
+    }
+
+    private void catchUp(ShardState state) {
+        if (position.upper() < state.upper()) {
+            deliver(List.of(new Advance(state.seqno(), position.upper(), state.upper())));
+        }
+    }
+
+    /** The token after the last delivery. */
+    public ResumeToken position() {
+        return position;
+    }
+
+    /** Delivers the seals that committed since the last call, waiting at most {@code wait} for one. */
+    public void poll(Duration wait) {
+        deliver(follower.poll(wait));
+    }
+
+    private void deliver(List<Advance> advances) {
+        List<Advance> queue = new ArrayList<>(advances);
+        boolean retried = false;
+        while (!queue.isEmpty()) {
+            try {
+                deliverRead(queue);
+                return;
+            } catch (BlobNotFoundException e) {
+                if (retried) {
+                    throw new SubscriptionLaggedException("shard " + follower.state().shard() + ": a part of the "
+                        + "state read for the seals after token " + position + " is gone (" + e.getMessage()
+                        + "), even after reading the consensus topic again: a subscriber that reads a state later "
+                        + "than gc.grace.ms after a compaction retired its parts finds them deleted; resume from "
+                        + "token " + position, e);
+                }
+                retried = true;
+                queue.addAll(follower.catchUp(timeout));
+            }
+        }
+    }
+
+    /** Reads the advances' whole range once, then hands each its slice (advances are contiguous). */
+    private void deliverRead(List<Advance> advances) {
+        long upper = advances.get(advances.size() - 1).upper();
+        // a subscriber that lags the since lag behind the upper: the message names its own token
+        position.requireReadable(follower.state());
+        List<Change> changes = parts.changes(follower.state(), position.upper(), upper);
+        int from = 0;
+        for (Advance advance : advances) {
+            if (advance.upper() <= position.upper()) {
+                continue;
+            }
+            int to = from;
+            while (to < changes.size() && changes.get(to).time() < advance.upper()) {
+                to++;
+            }
+            ResumeToken token = new ResumeToken(advance.seqno(), advance.upper());
+            listener.seal(changes.subList(from, to), token);
+            position = token;
+            from = to;
+        }
+    }
+}

@@ -1,0 +1,167 @@
+package io.mvsink.read;
+
+import static io.mvsink.batch.TestUpdates.row;
+import static io.mvsink.batch.TestUpdates.update;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mvsink.avro.Batch;
+import io.mvsink.avro.Part;
+import io.mvsink.avro.StateDiff;
+import io.mvsink.codec.Codecs;
+import io.mvsink.consensus.ConsensusKeys;
+import io.mvsink.consensus.ShardFollower;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class SubscriptionTest {
+    private static final TopicPartition TP = new TopicPartition("t", 0);
+    private static final GenericRecord BOOK = row(1, "books", 5);
+    private static final GenericRecord TOY = row(2, "toys", 7);
+    private static final GenericRecord GAME = row(3, "games", 9);
+
+    private final ShardFixture shard = new ShardFixture();
+    private final int id = shard.schemaId;
+    private final MockConsumer<String, byte[]> consumer = new MockConsumer<>("earliest");
+    private final List<String> out = new ArrayList<>();
+    private final Subscription.Listener listener = new Subscription.Listener() {
+        @Override
+        public void snapshot(long asOf, Map<String, Long> rows, ResumeToken token) {
+            rows.forEach((row, count) -> out.add(row + " " + asOf + " " + count));
+            out.add(token.toString());
+        }
+
+        @Override
+        public void seal(List<Change> changes, ResumeToken token) {
+            changes.forEach(c -> out.add(c.row() + " " + c.time() + " " + c.diff()));
+            out.add(token.toString());
+        }
+    };
+    private ShardReader reader;
+    private long offset;
+
+    @AfterEach
+    void close() {
+        if (reader != null) {
+            reader.close();
+        }
+        shard.close();
+    }
+
+    @Test
+    void shouldDeliverTheSnapshotThenEachSealsChangesInTimeOrderWithATokenAfterEach() {
+        twoSeals();
+        Subscription subscription = open().subscribe(499, listener);
+        assertEquals(List.of(json(BOOK) + " 499 1", "2:500", json(TOY) + " 600 1", json(GAME) + " 1200 1",
+            json(BOOK) + " 1500 -1", "2:2000"), out, "the snapshot, then the seals already appended in one step");
+
+        out.clear();
+        send(ShardFixture.seal(3, 2000, 3000, shard.build(0, 2000, 3000, List.of(update(id, TOY, 2500, -1))),
+            shard.build(1, 2000, 3000, List.of())));
+        send(ShardFixture.seal(4, 3000, 4000, shard.build(0, 3000, 4000, List.of()), shard.build(1, 3000, 4000, List.of())));
+        subscription.poll(Duration.ZERO);
+
+        assertEquals(List.of(json(TOY) + " 2500 -1", "3:3000", "4:4000"), out);
+        assertEquals(new ResumeToken(4, 4000), subscription.position());
+    }
+
+    @Test
+    void shouldReadASealAgainFromTheNewerStateWhenTheGcRemovedAPartAMergeRetired() {
+        twoSeals();
+        Subscription subscription = open().subscribe(1999, listener);
+        Batch c0 = shard.build(0, 2000, 3000, List.of(update(id, TOY, 2500, -1)));
+        Batch c1 = shard.build(1, 2000, 3000, List.of(update(id, GAME, 2999, 1)));
+        Batch merged = ShardFixture.merged(shard.build(0, 2000, 3000, List.of(update(id, TOY, 2500, -1))),
+            shard.build(1, 2000, 3000, List.of(update(id, GAME, 2999, 1))));
+        StateDiff compaction = StateDiff.newBuilder(ShardFixture.seal(4, 3000, 3000, merged))
+            .setRemovedBatchIds(List.of(c0.getBatchId(), c1.getBatchId())).build();
+        delete(c0);
+        // the first poll reads the seal only; the merge that replaced its batches commits after it
+        consumer.schedulePollTask(() -> send(ShardFixture.seal(3, 2000, 3000, c0, c1)));
+        consumer.schedulePollTask(() -> send(compaction));
+        consumer.updateEndOffsets(Map.of(TP, 2L));
+        out.clear();
+
+        subscription.poll(Duration.ZERO);
+
+        assertEquals(List.of(json(TOY) + " 2500 -1", json(GAME) + " 2999 1", "3:3000"), out);
+    }
+
+    @Test
+    void shouldFailNamingTheLastTokenWhenAPartIsGoneFromTheNewestState() {
+        twoSeals();
+        Subscription subscription = open().subscribe(1999, listener);
+        Batch c0 = shard.build(0, 2000, 3000, List.of(update(id, TOY, 2500, -1)));
+        send(ShardFixture.seal(3, 2000, 3000, c0, shard.build(1, 2000, 3000, List.of())));
+        consumer.updateEndOffsets(Map.of(TP, 1L));
+        delete(c0);
+
+        SubscriptionLaggedException e = assertThrows(SubscriptionLaggedException.class,
+            () -> subscription.poll(Duration.ZERO));
+
+        assertTrue(e.getMessage().contains("resume from token 2:2000"), e.getMessage());
+        assertTrue(e.getMessage().contains("gc.grace.ms"), e.getMessage());
+        assertEquals(new ResumeToken(2, 2000), subscription.position());
+    }
+
+    @Test
+    void shouldStopNamingItsTokenWhenTheSinceOvertakesIt() {
+        twoSeals();
+        Subscription subscription = open().subscribe(1999, listener);
+        send(StateDiff.newBuilder(ShardFixture.seal(3, 2000, 3000, shard.build(0, 2000, 3000, List.of()),
+            shard.build(1, 2000, 3000, List.of()))).setSince(2000L).build());
+
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> subscription.poll(Duration.ZERO));
+
+        assertTrue(e.getMessage().contains("token 2:2000 is below the since of shard orders, 2000"), e.getMessage());
+    }
+
+    @Test
+    void shouldResumeWithEveryChangeFromTheTokensUpperOn() {
+        twoSeals();
+        Subscription subscription = open().resume(new ResumeToken(1, 1000), listener);
+
+        assertEquals(List.of(json(GAME) + " 1200 1", json(BOOK) + " 1500 -1", "2:2000"), out);
+        assertEquals(new ResumeToken(2, 2000), subscription.position());
+    }
+
+    private void twoSeals() {
+        shard.append(1, 0, 1000, shard.build(0, 0, 1000, List.of(update(id, BOOK, 100, 1), update(id, TOY, 600, 1))),
+            shard.build(1, 0, 1000, List.of()));
+        shard.append(2, 1000, 2000, shard.build(0, 1000, 2000, List.of(update(id, BOOK, 1500, -1))),
+            shard.build(1, 1000, 2000, List.of(update(id, GAME, 1200, 1))));
+    }
+
+    private ShardReader open() {
+        consumer.assign(List.of(TP));
+        consumer.updateBeginningOffsets(Map.of(TP, 0L));
+        reader = ShardReader.of(new ShardFollower(consumer, "t", "orders", shard.state), shard.blobs, shard.registry,
+            "orders-value", Duration.ofSeconds(5));
+        return reader;
+    }
+
+    private void send(StateDiff diff) {
+        consumer.addRecord(new ConsumerRecord<>("t", 0, offset++, ConsensusKeys.diff("orders", diff.getSeqno()),
+            Codecs.STATE_DIFF.encode(diff)));
+    }
+
+    private void delete(Batch batch) {
+        for (Part part : batch.getParts()) {
+            shard.blobs.delete(part.getKey());
+        }
+    }
+
+    private static String json(GenericRecord row) {
+        return GenericData.get().toString(row);
+    }
+}
