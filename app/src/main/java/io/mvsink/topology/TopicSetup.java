@@ -25,6 +25,7 @@ public final class TopicSetup {
     private static final Logger LOG = LoggerFactory.getLogger(TopicSetup.class);
     private static final long TIMEOUT_S = 60;
     private static final int METADATA_ATTEMPTS = 10;
+    private static final int MISSING_ATTEMPTS = 4;
 
     private final Admin admin;
 
@@ -34,7 +35,7 @@ public final class TopicSetup {
 
     /** Ensures every topic of {@code topics}; returns the corrections topic's partition count. */
     public int ensure(SinkTopology.Topics topics) {
-        int partitions = describe(topics.corrections())
+        int partitions = describeJustCreated(topics.corrections())
             .orElseThrow(() -> new TopicException("corrections topic '" + topics.corrections()
                 + "' does not exist: create it (partitioned by row key) or set corrections.topic"))
             .partitions().size();
@@ -64,6 +65,20 @@ public final class TopicSetup {
             }
         } catch (Exception e) {
             throw new TopicException("cannot create topic '" + name + "': " + e, e);
+        }
+    }
+
+    /**
+     * The topic, asked a few times over about a second before it counts as missing: one created a
+     * moment ago (a user's script, a test) may not be known to the broker that answers yet.
+     */
+    private Optional<TopicDescription> describeJustCreated(String name) {
+        for (int attempt = 1; ; attempt++) {
+            Optional<TopicDescription> found = describe(name);
+            if (found.isPresent() || attempt == MISSING_ATTEMPTS) {
+                return found;
+            }
+            pause(attempt);
         }
     }
 
