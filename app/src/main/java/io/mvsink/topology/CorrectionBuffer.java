@@ -170,17 +170,26 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
         return new Contributor.Chunk(chunk.updates(), null);
     }
 
-    /** Calls {@code each} with the time and the row's size of every stored update (a task's start). */
+    /**
+     * Calls {@code each} with the time and the row's size of every stored update (a task's start);
+     * the same pass finds where the block sequence goes on.
+     */
     void sizes(java.util.function.BiConsumer<Long, Integer> each) {
         writePending();
         long count = 0;
+        long largest = -1;
         try (KeyValueIterator<Bytes, byte[]> it = store().all()) {
             while (it.hasNext()) {
                 var entry = it.next();
-                count += forEach(entry.key.get(), entry.value, (time, schemaId, row, diff) -> each.accept(time, row.length));
+                byte[] key = entry.key.get();
+                if (isBlock(key)) {
+                    largest = Math.max(largest, sequence(key));
+                }
+                count += forEach(key, entry.value, (time, schemaId, row, diff) -> each.accept(time, row.length));
             }
         }
         entries = count;
+        nextSequence = Math.max(nextSequence, largest + 1);
     }
 
     /** Removes every update with {@code time < upper}; returns how many. */
@@ -285,7 +294,7 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
             while (it.hasNext()) {
                 byte[] key = it.next().key.get();
                 if (isBlock(key)) {
-                    largest = Math.max(largest, ByteBuffer.wrap(key).getLong(BufferKey.HEADER));
+                    largest = Math.max(largest, sequence(key));
                 }
             }
         }
@@ -295,6 +304,10 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
     private void dropPending() {
         pending.clear();
         pendingBytes = 0;
+    }
+
+    private static long sequence(byte[] blockKey) {
+        return ByteBuffer.wrap(blockKey).getLong(BufferKey.HEADER);
     }
 
     private static boolean isBlock(byte[] key) {

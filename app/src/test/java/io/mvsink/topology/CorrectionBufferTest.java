@@ -218,6 +218,22 @@ class CorrectionBufferTest {
     }
 
     @Test
+    void shouldGoOnWithTheBlockSequenceAfterATaskStarts() {
+        buffer.add(100, 1, A, 1);
+        buffer.flushCache();
+        buffer.add(100, 1, B, 1);
+        buffer.flushCache();
+        CorrectionBuffer restarted = new CorrectionBuffer(store, 1000);
+        restarted.sizes((time, size) -> { });
+
+        restarted.add(100, 1, A, 1);
+        restarted.flushCache();
+
+        assertEquals(3, store.approximateNumEntries(), "no earlier block overwritten");
+        assertEquals(2, restarted.range(0, 1000).get(0).diff());
+    }
+
+    @Test
     void shouldWriteWithoutACommitOncePendingUpdatesReachTheLimit() {
         byte[] row = new byte[1000];
         for (int i = 0; i * 1000L < CorrectionBuffer.PENDING_LIMIT; i++) {
