@@ -56,6 +56,8 @@ public final class MvsinkApp implements AutoCloseable {
     private static final Duration CONSENSUS_READ = Duration.ofSeconds(60);
     /** Bounds the appender's check of the corrections topic's partition count before a seal (on its stream thread). */
     private static final Duration PARTITION_PROBE_TIMEOUT = Duration.ofSeconds(3);
+    /** The most inline bytes one append may add (one inline batch per partition): half the consensus topic's default 1 MiB. */
+    static final long INLINE_BYTES_PER_APPEND = 512 * 1024;
 
     private final MvsinkConfig config;
     private final Dependencies deps;
@@ -114,7 +116,7 @@ public final class MvsinkApp implements AutoCloseable {
             throw e;
         }
         deps.batches().addShard(new ShardSink(config.shard(), config.blobPrefix(), config.blobOwner(),
-            deps.metrics()), new RangeMinter(config.batchIntervalMs(), config.getLong(MvsinkConfig.RANGE_TARGET_BYTES)));
+            deps.metrics(), inlineMaxBytes(partitions)), new RangeMinter(config.batchIntervalMs(), config.getLong(MvsinkConfig.RANGE_TARGET_BYTES)));
         SinkContext sink = new SinkContext(config.shard(), config.correctionsTopic() + "-value",
             config.batchIntervalMs(), partitions, config.getLong(MvsinkConfig.PUNCTUATE_INTERVAL_MS),
             config.getLong(MvsinkConfig.RECONTRIBUTE_TIMEOUT_MS),
@@ -162,6 +164,21 @@ public final class MvsinkApp implements AutoCloseable {
     }
 
     /** The appender's upkeep: merges on this app's own compactor thread, rollups, since, the GC grace. */
+    /**
+     * The inline limit per batch, capped so that one inline batch per partition (the most one
+     * append can add) stays within {@link #INLINE_BYTES_PER_APPEND}: a diff must fit the consensus
+     * topic's max.message.bytes (1 MiB by default).
+     */
+    private long inlineMaxBytes(int partitions) {
+        long configured = config.inlineMaxBytes();
+        long capped = Math.min(configured, INLINE_BYTES_PER_APPEND / Math.max(1, partitions));
+        if (capped < configured) {
+            LOG.info("{}={} capped at {} bytes per batch for {} partitions (at most {} inline bytes per append)",
+                MvsinkConfig.INLINE_MAX_BYTES, configured, capped, partitions, INLINE_BYTES_PER_APPEND);
+        }
+        return capped;
+    }
+
     private SinkContext.Upkeep upkeep() {
         BatchMerge merge = null;
         if (config.getBoolean(MvsinkConfig.COMPACTION_ENABLED)) {
@@ -176,7 +193,8 @@ public final class MvsinkApp implements AutoCloseable {
         }
         return new SinkContext.Upkeep(merge, compactor == null ? Runnable::run : compactor,
             config.getLong(MvsinkConfig.COMPACTION_MAX_BATCH_BYTES), config.getLong(MvsinkConfig.COMPACTION_SINCE_LAG_MS),
-            config.getInt(MvsinkConfig.ROLLUP_APPENDS), config.getLong(MvsinkConfig.GC_GRACE_MS));
+            config.getInt(MvsinkConfig.ROLLUP_APPENDS), config.getLong(MvsinkConfig.GC_GRACE_MS),
+            config.getInt(MvsinkConfig.INLINE_MERGE_BYTES));
     }
 
     /** The shard's metrics as JMX shows them (Kafka's metrics, group {@value ShardMetricSet#GROUP}); empty before {@link #start}. */

@@ -5,6 +5,7 @@ import io.mvsink.avro.Contribution;
 import io.mvsink.avro.Part;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.registry.SchemaRegistry;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -19,6 +20,10 @@ import org.apache.kafka.common.utils.Time;
  * storage as soon as it fills, and the totals are running sums, so adding a contribution costs
  * O(its size). Used by one builder thread at a time; it decides nothing about the batch's
  * lifecycle (that is {@code protocol.SharedBuilder}'s).
+ *
+ * <p>A batch whose encoded updates total at most the shard's {@code inlineMaxBytes} (and that has
+ * not written a part yet: a part is written once it reaches the encoder's target) writes no blob:
+ * its parts carry their updates inline ({@code Part.inline}) and go into consensus with the batch.
  */
 public final class BatchWriter {
     private final String shard;
@@ -49,7 +54,8 @@ public final class BatchWriter {
         for (Update u : c.updates()) {
             PartWriter writer = openParts.get(u.schemaId());
             if (writer == null) {
-                writer = encoder.open(schemas.schemaById(u.schemaId()), meta(u.schemaId()));
+                writer = encoder.open(schemas.schemaById(u.schemaId()), meta(u.schemaId()),
+                    parts.isEmpty() ? sink.inlineMaxBytes() : 0);
                 openParts.put(u.schemaId(), writer);
                 schemaIds.add(u.schemaId());
             }
@@ -69,8 +75,10 @@ public final class BatchWriter {
      * @param closedAtMs when the last of them closed its range
      */
     public Batch finish(BlobStore blobs, List<Contribution> contributions, long closedAtMs) {
-        for (Map.Entry<Integer, PartWriter> open : openParts.entrySet()) {
-            write(open.getKey(), open.getValue(), blobs);
+        if (!inline()) {
+            for (Map.Entry<Integer, PartWriter> open : openParts.entrySet()) {
+                write(open.getKey(), open.getValue(), blobs);
+            }
         }
         openParts.clear();
         return Batch.newBuilder()
@@ -78,6 +86,33 @@ public final class BatchWriter {
             .setSchemaIds(new ArrayList<>(schemaIds)).setContributions(new ArrayList<>(contributions))
             .setParts(parts).setUpdates(updates).setBytes(bytes).setClosedAtMs(closedAtMs)
             .build();
+    }
+
+    /**
+     * Stores the open parts inline if no part was written and they total at most the shard's
+     * inline limit; true if it did (or there is nothing to store).
+     */
+    private boolean inline() {
+        if (!parts.isEmpty()) {
+            return false;
+        }
+        List<Part> inline = new ArrayList<>();
+        long total = 0;
+        for (Map.Entry<Integer, PartWriter> open : openParts.entrySet()) {
+            byte[] updatesBytes = open.getValue().inline().orElse(null);
+            if (updatesBytes == null) {
+                return false;
+            }
+            total += updatesBytes.length;
+            inline.add(new Part("", open.getKey(), (long) updatesBytes.length, open.getValue().updates(),
+                ByteBuffer.wrap(updatesBytes)));
+        }
+        if (total > sink.inlineMaxBytes()) {
+            return false;
+        }
+        parts.addAll(inline);
+        bytes += total;
+        return true;
     }
 
     /** The clock just before the first part write began; 0 if none began. */
@@ -94,7 +129,7 @@ public final class BatchWriter {
         }
         blobs.putIfAbsent(blobKey, part.bytes(), sink.owner());
         sink.metrics().partWritten(part.bytes().length);
-        parts.add(new Part(blobKey, schemaId, (long) part.bytes().length, part.updates()));
+        parts.add(new Part(blobKey, schemaId, (long) part.bytes().length, part.updates(), null));
         bytes += part.bytes().length;
     }
 

@@ -43,10 +43,18 @@ public final class PartEncoder {
 
     /** A writer for one new part of rows written with {@code rowSchema}; {@code meta} must hold the schema id. */
     public PartWriter open(Schema rowSchema, Map<String, String> meta) {
+        return open(rowSchema, meta, 0);
+    }
+
+    /**
+     * As {@link #open(Schema, Map)}, and the writer keeps its encoded updates for storing inline
+     * while they total at most {@code inlineLimit} bytes ({@link PartWriter#inline()}).
+     */
+    public PartWriter open(Schema rowSchema, Map<String, String> meta, long inlineLimit) {
         if (!meta.containsKey(META_SCHEMA_ID)) {
             throw new IllegalArgumentException("a part must carry its schema id (" + META_SCHEMA_ID + ")");
         }
-        return new PartWriter(codec, updateSchema(rowSchema), meta, targetBytes);
+        return new PartWriter(codec, updateSchema(rowSchema), meta, targetBytes, inlineLimit);
     }
 
     /** A part is cut once it holds this many bytes of encoded updates. */

@@ -9,10 +9,10 @@ import io.mvsink.avro.TaskProgress;
 
 /** One codec per stored message type; codecs are immutable and thread-safe. */
 public final class Codecs {
-    public static final SpecificCodec<BatchReport> REPORT = SpecificCodec.of(BatchReport.class);
-    public static final SpecificCodec<Batch> BATCH = SpecificCodec.of(Batch.class);
-    public static final SpecificCodec<StateDiff> STATE_DIFF = SpecificCodec.of(StateDiff.class);
-    public static final SpecificCodec<StateRollup> STATE_ROLLUP = SpecificCodec.of(StateRollup.class);
+    public static final SpecificCodec<BatchReport> REPORT = SpecificCodec.framed(BatchReport.class);
+    public static final SpecificCodec<Batch> BATCH = SpecificCodec.framed(Batch.class);
+    public static final SpecificCodec<StateDiff> STATE_DIFF = SpecificCodec.framed(StateDiff.class);
+    public static final SpecificCodec<StateRollup> STATE_ROLLUP = SpecificCodec.framed(StateRollup.class);
     public static final SpecificCodec<AppenderState> APPENDER_STATE = SpecificCodec.of(AppenderState.class);
     public static final SpecificCodec<TaskProgress> TASK_PROGRESS = SpecificCodec.of(TaskProgress.class);
 

@@ -24,15 +24,28 @@ import org.apache.avro.specific.SpecificRecord;
  * then the type's earlier versions (resources {@code schema-history/<Type>-v<n>.avsc}), newest
  * first: bytes of an earlier version end before this version's new fields, and bytes of a later
  * version have trailing bytes for an earlier one, so exactly one version reads them whole.
+ *
+ * <p>That argument holds only for fields added at the end of the top-level record. A field added
+ * to a nested record (a {@code Part} inside a {@code Batch} inside a diff) shifts every byte after
+ * it, so a type that changed that way is <em>framed</em> ({@link #framed}): its bytes start with
+ * one marker byte, {@link #FRAME_MARKER}, then the Avro binary of this version. Every framed type
+ * starts with a string field, whose length is never negative, so the first byte of an unframed
+ * value is even (zigzag) and the odd marker tells the two apart; unframed bytes are decoded with
+ * the earlier versions only.
  */
 public final class SpecificCodec<T extends SpecificRecord> {
     private final Schema schema;
     private final SpecificDatumWriter<T> writer;
     private final SpecificDatumReader<T> reader;
     private final List<SpecificDatumReader<T>> earlier = new ArrayList<>();
+    private final boolean framed;
 
-    private SpecificCodec(Class<T> type, Schema schema) {
+    /** The first byte of a framed value: zigzag -1, never the first byte of a string's length. */
+    public static final byte FRAME_MARKER = 0x01;
+
+    private SpecificCodec(Class<T> type, Schema schema, boolean framed) {
         this.schema = schema;
+        this.framed = framed;
         this.writer = new SpecificDatumWriter<>(type);
         this.reader = new SpecificDatumReader<>(type);
         for (int version = 1; ; version++) {
@@ -47,10 +60,35 @@ public final class SpecificCodec<T extends SpecificRecord> {
     public static <T extends SpecificRecord> SpecificCodec<T> of(Class<T> type) {
         try {
             Schema schema = (Schema) type.getField("SCHEMA$").get(null);
-            return new SpecificCodec<>(type, schema);
+            return new SpecificCodec<>(type, schema, false);
         } catch (ReflectiveOperationException e) {
             throw new IllegalArgumentException(type + " is not an Avro specific record", e);
         }
+    }
+
+    /**
+     * A framed codec: its values start with {@link #FRAME_MARKER}; values without it were written
+     * before the type was framed and decode with its earlier versions.
+     *
+     * @throws IllegalArgumentException if the type's first field is not a string, or it has no earlier version
+     */
+    public static <T extends SpecificRecord> SpecificCodec<T> framed(Class<T> type) {
+        SpecificCodec<T> unframed = of(type);
+        if (!startsWithString(unframed.schema)) {
+            throw new IllegalArgumentException(type + " must start with a string to be framed");
+        }
+        if (unframed.earlier.isEmpty()) {
+            throw new IllegalArgumentException(type + " has no earlier version to read unframed values with");
+        }
+        return new SpecificCodec<>(type, unframed.schema, true);
+    }
+
+    private static boolean startsWithString(Schema schema) {
+        return switch (schema.getType()) {
+            case STRING -> true;
+            case RECORD -> !schema.getFields().isEmpty() && startsWithString(schema.getFields().get(0).schema());
+            default -> false;
+        };
     }
 
     private static Schema historic(String name) {
@@ -64,6 +102,9 @@ public final class SpecificCodec<T extends SpecificRecord> {
     public byte[] encode(T value) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(256);
         BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+        if (framed) {
+            out.write(FRAME_MARKER);
+        }
         try {
             writer.write(value, encoder);
             encoder.flush();
@@ -75,27 +116,43 @@ public final class SpecificCodec<T extends SpecificRecord> {
 
     /** Decodes bytes written with this version of the schema or an earlier one. */
     public T decode(byte[] bytes) {
-        try {
-            return read(reader, bytes);
-        } catch (CorruptRecordException e) {
-            for (SpecificDatumReader<T> old : earlier) {
-                try {
-                    return read(old, bytes);
-                } catch (CorruptRecordException ignored) {
-                    // not this version either
-                }
-            }
-            throw e;
+        if (framed) {
+            return isFramed(bytes) ? read(reader, bytes, 1) : readEarlier(bytes, null);
         }
+        try {
+            return read(reader, bytes, 0);
+        } catch (CorruptRecordException e) {
+            return readEarlier(bytes, e);
+        }
+    }
+
+    private static boolean isFramed(byte[] bytes) {
+        return bytes.length > 0 && bytes[0] == FRAME_MARKER;
+    }
+
+    private T readEarlier(byte[] bytes, CorruptRecordException first) {
+        CorruptRecordException failure = first;
+        for (SpecificDatumReader<T> old : earlier) {
+            try {
+                return read(old, bytes, 0);
+            } catch (CorruptRecordException e) {
+                // not this version either
+                failure = failure != null ? failure : e;
+            }
+        }
+        throw failure != null ? failure : new CorruptRecordException("cannot decode " + schema.getName());
     }
 
     /** Decodes bytes written with an older {@code writerSchema}, resolving them to this version. */
     public T decode(byte[] bytes, Schema writerSchema) {
-        return read(writerSchema == schema ? reader : new SpecificDatumReader<>(writerSchema, schema), bytes);
+        // framed bytes are this version's (a writer schema equal to this one); others have no marker
+        int offset = framed && isFramed(bytes) ? 1 : 0;
+        SpecificDatumReader<T> resolving = writerSchema.equals(schema) ? reader : new SpecificDatumReader<>(writerSchema, schema);
+        return read(resolving, bytes, offset);
     }
 
-    private T read(SpecificDatumReader<T> resolving, byte[] bytes) {
-        BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes, null);
+    private T read(SpecificDatumReader<T> resolving, byte[] bytes, int offset) {
+        BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes, offset, bytes.length - offset, null);
         try {
             T value = resolving.read(null, decoder);
             if (!decoder.isEnd()) {

@@ -23,10 +23,12 @@ import java.util.UUID;
 import org.apache.kafka.common.utils.Time;
 
 /**
- * {@link BatchMerge} over blob storage: reads every part of the input batches into the subject's
+ * {@link BatchMerge} over blob storage: reads every part of the input batches (from blobs or
+ * inline) into the subject's
  * latest schema ({@link PartReader}), advances times below since to since, consolidates, and
  * writes the result as new write-once parts of the latest schema, sorted by {@code (time, row
- * bytes)} and cut at the encoder's target bytes.
+ * bytes)} and cut at the encoder's target bytes. The result is always blobs: a merge is how
+ * inline data leaves consensus.
  *
  * <p>Rows are compared by their Avro binary in the latest schema: rows written under different
  * versions of the subject that read into equal latest-version rows consolidate. A sum that
@@ -108,7 +110,7 @@ public final class BatchMerger implements BatchMerge {
         RowEncoder rows = new RowEncoder(latest.schema());
         for (Batch batch : batches) {
             for (Part part : batch.getParts()) {
-                reader.read(part.getKey(), blobs.get(part.getKey()), part.getSchemaId(), (row, t, diff) -> {
+                reader.read(part, batch.getBatchId(), blobs, registry, (row, t, diff) -> {
                     Key key = new Key(Math.max(t, since), rows.encode(row));
                     consolidated.merge(key, diff, (a, b) -> add(where, key.time(), a, b));
                 });
@@ -166,7 +168,7 @@ public final class BatchMerger implements BatchMerge {
         PartEncoder.EncodedPart encoded = writer.finish();
         String key = BlobKeys.part(blobPrefix, range[0], range[1], batchId, parts.size());
         blobs.putIfAbsent(key, encoded.bytes(), owner);
-        parts.add(new Part(key, schemaId, (long) encoded.bytes().length, encoded.updates()));
+        parts.add(new Part(key, schemaId, (long) encoded.bytes().length, encoded.updates(), null));
         return encoded.bytes().length;
     }
 

@@ -22,6 +22,15 @@ import java.util.Optional;
  * appended since the last merge started: logarithmic in the shard's updates, hence in its appends.
  * Runs whose parts hold more than {@code maxBatchBytes} together are never merged (a merge holds its
  * input in memory): past that size the count grows with the shard's bytes divided by the cap.
+ *
+ * <p><b>Inline batches</b> (every part inline in consensus, or none) are what a quiet shard seals; a
+ * merge writes its result as blobs, so merging them at once would cost the blob write inlining
+ * saved. The newest runs made only of such batches are therefore held back while their inline
+ * bytes total less than {@code inlineMergeBytes} and they are fewer than {@link #MAX_HELD_RUNS};
+ * the rule then applies to the older runs alone. Once either bound is reached they take part
+ * again, and the rule (which merges a suffix of runs) merges them together with whatever older run
+ * it picks: one blob write per {@code inlineMergeBytes} of inline data, and inline data in the
+ * state stays below that bound plus what is sealed while that merge runs.
  */
 public final class CompactionPolicy {
     private CompactionPolicy() {
@@ -64,9 +73,47 @@ public final class CompactionPolicy {
         return new Run(List.copyOf(batches), lower, upper, Math.max(1, updates), bytes);
     }
 
-    /** The batches to merge next (an exact cover of their range), if any rule applies. */
+    /** At most this many newest runs of inline batches are held back from merging. */
+    public static final int MAX_HELD_RUNS = 128;
+
+    /** The batches to merge next (an exact cover of their range), if any rule applies; no inline hold. */
     public static Optional<List<Batch>> pick(Collection<Batch> live, long maxBatchBytes) {
+        return pick(live, maxBatchBytes, 0);
+    }
+
+    /**
+     * The batches to merge next (an exact cover of their range), if any rule applies, holding the
+     * newest inline runs back while they hold less than {@code inlineMergeBytes} (0: never hold).
+     */
+    public static Optional<List<Batch>> pick(Collection<Batch> live, long maxBatchBytes, long inlineMergeBytes) {
         List<Run> runs = runs(live);
+        return pickAmong(runs.subList(0, runs.size() - held(runs, inlineMergeBytes)), maxBatchBytes);
+    }
+
+    /** How many of the newest runs are held back: inline-only runs, while below both bounds. */
+    private static int held(List<Run> runs, long inlineMergeBytes) {
+        if (inlineMergeBytes <= 0) {
+            return 0;
+        }
+        int held = 0;
+        long inline = 0;
+        for (int j = runs.size() - 1; j >= 0 && inlineOnly(runs.get(j)); j--) {
+            held++;
+            inline += runs.get(j).batches().stream().mapToLong(CompactionPolicy::inlineBytes).sum();
+        }
+        boolean hold = inline > 0 && inline < inlineMergeBytes && held < MAX_HELD_RUNS;
+        return hold ? held : 0;
+    }
+
+    private static boolean inlineOnly(Run run) {
+        return run.batches().stream().allMatch(b -> b.getParts().stream().allMatch(p -> p.getInline() != null));
+    }
+
+    private static long inlineBytes(Batch batch) {
+        return batch.getParts().stream().mapToLong(p -> p.getInline() == null ? 0 : p.getInline().remaining()).sum();
+    }
+
+    private static Optional<List<Batch>> pickAmong(List<Run> runs, long maxBatchBytes) {
         int oldest = -1;
         long newerWeight = 0;
         long bytes = 0;

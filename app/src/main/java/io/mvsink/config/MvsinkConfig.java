@@ -60,6 +60,8 @@ public final class MvsinkConfig extends AbstractConfig {
     public static final String COMPACTION_MAX_BATCH_BYTES = "compaction.max.batch.bytes";
     public static final String COMPACTION_SINCE_LAG_MS = "compaction.since.lag.ms";
     public static final String ROLLUP_APPENDS = "consensus.rollup.appends";
+    public static final String INLINE_MAX_BYTES = "inline.max.bytes";
+    public static final String INLINE_MERGE_BYTES = "inline.merge.bytes";
     public static final String GC_GRACE_MS = "gc.grace.ms";
     public static final String GC_INTERVAL_MS = "gc.interval.ms";
     public static final String HTTP_PORT = "http.port";
@@ -179,6 +181,14 @@ public final class MvsinkConfig extends AbstractConfig {
             "How far below the sealed upper snapshots can read: since follows upper - lag (on the grid), and "
                 + "compaction advances older times to since, so a row's updates consolidate. -1: keep every time "
                 + "(since stays 0).")
+        .define(INLINE_MAX_BYTES, Type.INT, 4096, between(0, 65_536), Importance.MEDIUM,
+            "A batch whose encoded updates total at most this many bytes is stored inline in its consensus "
+                + "record instead of as blobs (no blob write); 0 turns it off. Needs compaction (off when "
+                + "compaction.enabled=false): merges move inline data into blobs.")
+        .define(INLINE_MERGE_BYTES, Type.INT, 131_072, between(1_024, 524_288), Importance.LOW,
+            "Compaction leaves the newest inline batches alone until they hold this many bytes together, "
+                + "then merges them into blobs: it bounds the inline data a shard's state (and so its rollup "
+                + "record, which must fit the consensus topic's max.message.bytes) holds at once.")
         .define(ROLLUP_APPENDS, Type.INT, 100, between(2, 1_000_000), Importance.LOW,
             "Every this many appends the appender writes the shard's full state as a rollup record and "
                 + "tombstones the diffs it covers, so the compacted consensus topic stays bounded.")
@@ -242,6 +252,11 @@ public final class MvsinkConfig extends AbstractConfig {
      */
     public String blobOwner() {
         return consensusTopic() + "/" + shard();
+    }
+
+    /** The inline limit in effect: {@link #INLINE_MAX_BYTES}, or 0 when compaction is off (nothing would move it out). */
+    public long inlineMaxBytes() {
+        return getBoolean(COMPACTION_ENABLED) ? getInt(INLINE_MAX_BYTES) : 0;
     }
 
     public long batchIntervalMs() {

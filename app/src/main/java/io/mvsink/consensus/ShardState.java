@@ -109,7 +109,7 @@ public final class ShardState {
         }
         for (Batch batch : removed) {
             batches.remove(batch.getBatchId());
-            batch.getParts().forEach(p -> retired.put(p.getKey(), diff.getAppendedAtMs()));
+            blobKeys(batch).forEach(key -> retired.put(key, diff.getAppendedAtMs()));
         }
     }
 
@@ -170,15 +170,44 @@ public final class ShardState {
         return batches.get(batchId);
     }
 
-    /** The blob keys of every live batch's parts. */
+    /** The blob keys of every live batch's parts (inline parts have none). */
     public Set<String> referencedBlobs() {
         Set<String> keys = new HashSet<>();
         for (Batch batch : batches.values()) {
-            for (Part part : batch.getParts()) {
+            keys.addAll(blobKeys(batch));
+        }
+        return keys;
+    }
+
+    /** The blob keys of a batch's parts, leaving out its inline parts (they are no blobs). */
+    public static List<String> blobKeys(Batch batch) {
+        List<String> keys = new ArrayList<>(batch.getParts().size());
+        for (Part part : batch.getParts()) {
+            if (part.getInline() == null) {
                 keys.add(part.getKey());
             }
         }
         return keys;
+    }
+
+    /** The bytes of the live batches' inline parts: data this state holds in consensus itself. */
+    public long inlineBytes() {
+        long total = 0;
+        for (Batch batch : batches.values()) {
+            total += inlineBytes(batch);
+        }
+        return total;
+    }
+
+    /** The bytes of a batch's inline parts. */
+    public static long inlineBytes(Batch batch) {
+        long total = 0;
+        for (Part part : batch.getParts()) {
+            if (part.getInline() != null) {
+                total += part.getInline().remaining();
+            }
+        }
+        return total;
     }
 
     /** Blobs compaction took out of the state, with when (wall clock ms); unmodifiable. */

@@ -1,15 +1,21 @@
 package io.mvsink.read;
 
+import io.mvsink.avro.Part;
 import io.mvsink.batch.PartEncoder;
+import io.mvsink.blob.BlobStore;
+import io.mvsink.registry.SchemaRegistry;
 import io.mvsink.registry.SubjectVersion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.file.DataFileReader;
 import org.apache.avro.file.SeekableByteArrayInput;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.DecoderFactory;
 
 /**
  * Reads parts into one target row schema, a version of the shard's subject (normally its
@@ -17,6 +23,9 @@ import org.apache.avro.generic.GenericRecord;
  * reads it into the target, so a row written under an older version gets the target's
  * defaults for the fields it lacks. This is what lets rows written under different versions
  * of a backward-compatible subject meet: read into the latest version, equal rows are equal.
+ *
+ * <p>A part stored inline in consensus ({@code Part.inline}) is its updates' Avro binary without a
+ * container file: its writer schema is the registry's schema of the part's id.
  *
  * <p>A part whose metadata does not carry the schema id its batch names, or whose writer schema
  * the target cannot read, is an {@link UnreadablePartException}; a file that is not a readable
@@ -45,6 +54,45 @@ public final class PartReader {
     }
 
     /**
+     * Reads every update of a part of batch {@code batchId}: from its blob in {@code blobs}, or
+     * inline, with the writer schema of its id from {@code registry}.
+     *
+     * @throws UnreadablePartException as {@link #read(String, byte[], int, Updates)}
+     */
+    public void read(Part part, String batchId, BlobStore blobs, SchemaRegistry registry, Updates updates) {
+        ByteBuffer inline = part.getInline();
+        if (inline == null) {
+            read(part.getKey(), blobs.get(part.getKey()), part.getSchemaId(), updates);
+            return;
+        }
+        String where = "the inline part (schema id " + part.getSchemaId() + ") of batch " + batchId;
+        Schema writerUpdate = PartEncoder.updateSchema(registry.schemaById(part.getSchemaId()));
+        checkReadable(where, part.getSchemaId(), writerUpdate);
+        GenericDatumReader<GenericRecord> datum = new GenericDatumReader<>(writerUpdate, targetUpdate);
+        ByteBuffer bytes = inline.duplicate();
+        BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes.array(),
+            bytes.arrayOffset() + bytes.position(), bytes.remaining(), null);
+        try {
+            GenericRecord update = null;
+            long read = 0;
+            while (!decoder.isEnd()) {
+                update = datum.read(update, decoder);
+                read++;
+                updates.accept((GenericRecord) update.get("row"), (Long) update.get("time"), (Long) update.get("diff"));
+            }
+            if (read != part.getUpdates()) {
+                throw new UnreadablePartException(where + " holds " + read + " updates but says "
+                    + part.getUpdates());
+            }
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof UnreadablePartException u) {
+                throw u;
+            }
+            throw new UncheckedIOException("cannot read " + where, e instanceof IOException io ? io : new IOException(e));
+        }
+    }
+
+    /**
      * Reads every update of the part at {@code key} (its bytes), which its batch says was written
      * with schema id {@code expectedSchemaId}, in file order.
      *
@@ -59,7 +107,7 @@ public final class PartReader {
                 throw new UnreadablePartException("part " + key + " carries schema id " + schemaId
                     + " but its batch says " + expectedSchemaId);
             }
-            checkReadable(key, expectedSchemaId, file.getSchema());
+            checkReadable("part " + key, expectedSchemaId, file.getSchema());
             GenericRecord update = null;
             while (file.hasNext()) {
                 update = file.next(update);
@@ -70,11 +118,11 @@ public final class PartReader {
         }
     }
 
-    private void checkReadable(String key, int writerId, Schema writerUpdate) {
+    private void checkReadable(String what, int writerId, Schema writerUpdate) {
         SchemaCompatibility.SchemaPairCompatibility check =
             SchemaCompatibility.checkReaderWriterCompatibility(targetUpdate, writerUpdate);
         if (check.getType() != SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
-            throw new UnreadablePartException("part " + key + " was written with schema id " + writerId
+            throw new UnreadablePartException(what + " was written with schema id " + writerId
                 + ", which the target schema (id " + target.id() + " of subject " + target.subject()
                 + ") cannot read: " + check.getDescription());
         }

@@ -114,7 +114,7 @@ public final class SnapshotReader {
                 if (parts == null) {
                     parts = new PartReader(registry.latest(subject));
                 }
-                parts.read(part.getKey(), blobs.get(part.getKey()), part.getSchemaId(), updates);
+                parts.read(part, batch.getBatchId(), blobs, registry, updates);
             }
         }
     }

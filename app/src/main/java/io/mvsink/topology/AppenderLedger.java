@@ -187,7 +187,7 @@ final class AppenderLedger {
         model.apply(diff);
         for (Batch batch : removed) {
             store.delete(LIVE_KEY + shard + "/" + batch.getBatchId());
-            batch.getParts().forEach(p -> store.put(retiredKey(diff.getAppendedAtMs(), p.getKey()), new byte[0]));
+            ShardState.blobKeys(batch).forEach(key -> store.put(retiredKey(diff.getAppendedAtMs(), key), new byte[0]));
         }
         for (Batch batch : diff.getAdded()) {
             store.put(LIVE_KEY + shard + "/" + batch.getBatchId(), Codecs.BATCH.encode(batch));

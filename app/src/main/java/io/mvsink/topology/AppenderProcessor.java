@@ -9,6 +9,7 @@ import io.mvsink.codec.Codecs;
 import io.mvsink.metrics.ShardLogContext;
 import io.mvsink.protocol.SealCover;
 import io.mvsink.consensus.ConsensusKeys;
+import io.mvsink.consensus.ShardState;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -201,7 +202,7 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
         sink.metrics().mismatch();
         LOG.info("rejected batch {} [{}, {}): {}", batch.getBatchId(),
             batch.getLower(), batch.getUpper(), why);
-        ledger.garbage(batch.getParts().stream().map(p -> p.getKey()).toList());
+        ledger.garbage(ShardState.blobKeys(batch));
     }
 
     private void seal(SealCover.Cover cover, long now) {
@@ -222,7 +223,7 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
             boolean unusable = batch.getContributions().stream().anyMatch(c -> c.getLower() < cover.upper());
             if (used.contains(batch.getBatchId()) || unusable) {
                 if (!used.contains(batch.getBatchId())) {
-                    batch.getParts().forEach(p -> garbage.add(p.getKey()));
+                    garbage.addAll(ShardState.blobKeys(batch));
                     sink.metrics().mismatch();
                 }
                 it.remove();
@@ -250,7 +251,7 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
             sink.metrics().compactionConflict();
             LOG.info("merged batch {} not committed ({})", merged.batch().getBatchId(),
                 live ? "too old" : "its batches changed meanwhile");
-            ledger.garbage(merged.batch().getParts().stream().map(p -> p.getKey()).toList());
+            ledger.garbage(ShardState.blobKeys(merged.batch()));
             return;
         }
         commit(diff(state.getUpper(), state.getUpper(), List.of(merged.batch()), merged.replaced(),

@@ -43,7 +43,8 @@ final class Compactions {
         if (!upkeep.compacts() || running != null || now < retryAt || state.seqno() == 0) {
             return;
         }
-        Optional<List<Batch>> inputs = CompactionPolicy.pick(state.batches(), upkeep.maxBatchBytes());
+        Optional<List<Batch>> inputs = CompactionPolicy.pick(state.batches(), upkeep.maxBatchBytes(),
+            upkeep.inlineMergeBytes());
         if (inputs.isEmpty()) {
             return;
         }

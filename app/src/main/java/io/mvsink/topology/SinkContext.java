@@ -45,10 +45,18 @@ public record SinkContext(String shard, String subject, long intervalMs, int par
      * @param sinceLagMs since follows upper minus this (on the grid); -1 keeps every time
      * @param rollupAppends a rollup every this many appends
      * @param graceMs the blob GC's grace: a batch closed more than half of it ago is never sealed
+     * @param inlineMergeBytes compaction leaves the newest inline batches alone until they hold this
+     *     many bytes together ({@link io.mvsink.compact.CompactionPolicy#pick}); 0: no such hold
      */
     public record Upkeep(BatchMerge merge, Executor executor, long maxBatchBytes, long sinceLagMs, int rollupAppends,
-                         long graceMs) {
+                         long graceMs, long inlineMergeBytes) {
         public static final Upkeep DEFAULT = new Upkeep(null, Runnable::run, 32L << 20, -1, 100, 600_000L);
+
+        /** Upkeep whose compaction merges inline batches as soon as its policy picks them. */
+        public Upkeep(BatchMerge merge, Executor executor, long maxBatchBytes, long sinceLagMs, int rollupAppends,
+                      long graceMs) {
+            this(merge, executor, maxBatchBytes, sinceLagMs, rollupAppends, graceMs, 0);
+        }
 
         public boolean compacts() {
             return merge != null;

@@ -1,6 +1,7 @@
 package io.mvsink.codec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.mvsink.avro.AppenderState;
@@ -85,6 +86,16 @@ class CodecsTest {
         AppenderState read = Codecs.APPENDER_STATE.decode(encode(older, old), older);
 
         assertEquals(new AppenderState("orders", 2_000L, 2L, 3, List.of(), 0L, 0L, ""), read);
+    }
+
+    @Test
+    void shouldFrameOnlyATypeThatStartsWithAStringAndHasAnEarlierVersion() {
+        // TaskProgress starts with a long: a marker byte could be the start of its value
+        assertThrows(IllegalArgumentException.class, () -> SpecificCodec.framed(TaskProgress.class));
+        // AppenderState starts with a string but has not been framed: its earlier versions exist, so it could be
+        assertEquals(SpecificCodec.FRAME_MARKER, SpecificCodec.framed(AppenderState.class)
+            .encode(StoredValues.appenderState())[0]);
+        assertNotEquals(SpecificCodec.FRAME_MARKER, Codecs.APPENDER_STATE.encode(StoredValues.appenderState())[0]);
     }
 
     @Test

@@ -2,16 +2,20 @@ package io.mvsink.codec;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.mvsink.avro.AppenderState;
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.BatchReport;
+import io.mvsink.avro.Part;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.avro.StateRollup;
 import io.mvsink.avro.TaskProgress;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.avro.Schema;
@@ -141,11 +145,53 @@ class StoredFixturesTest {
     @Test
     void shouldEncodeTodayAsTheLatestFixturesWhileTheSchemasAreUnchanged() throws IOException {
         // When a schema gains a field this fails: add fixtures of the next version and keep the old (the reads above).
-        assertArrayEquals(bytes("StateDiff-v3.bin"), Codecs.STATE_DIFF.encode(StoredValues.stateDiff()));
-        assertArrayEquals(bytes("BatchReport-v2.bin"), Codecs.REPORT.encode(StoredValues.report()));
+        assertArrayEquals(bytes("StateDiff-v4.bin"), Codecs.STATE_DIFF.encode(StoredValues.stateDiff()));
+        assertArrayEquals(bytes("BatchReport-v3.bin"), Codecs.REPORT.encode(StoredValues.report()));
         assertArrayEquals(bytes("TaskProgress-v1.bin"), Codecs.TASK_PROGRESS.encode(StoredValues.taskProgress()));
         assertArrayEquals(bytes("AppenderState-v3.bin"), Codecs.APPENDER_STATE.encode(StoredValues.appenderState()));
-        assertArrayEquals(bytes("StateRollup-v2.bin"), Codecs.STATE_ROLLUP.encode(StoredValues.stateRollup()));
+        assertArrayEquals(bytes("StateRollup-v3.bin"), Codecs.STATE_ROLLUP.encode(StoredValues.stateRollup()));
+        assertArrayEquals(bytes("Batch-v2.bin"), Codecs.BATCH.encode(StoredValues.batch()));
+    }
+
+    @Test
+    void shouldReadTheInlinePartOfFramedVersionsAndNoneFromUnframedOnes() throws IOException {
+        for (StateDiff diff : readBoth("StateDiff-v4", Codecs.STATE_DIFF)) {
+            assertEquals("devstoreaccount1/orders", diff.getLocation());
+            assertBatchV2(diff.getAdded().get(0));
+        }
+        for (BatchReport report : readBoth("BatchReport-v3", Codecs.REPORT)) {
+            assertEquals(1_700_000_000_100L, report.getFirstWriteAtMs());
+            assertBatchV2(report.getBatch());
+        }
+        for (StateRollup rollup : readBoth("StateRollup-v3", Codecs.STATE_ROLLUP)) {
+            assertEquals(1_700_000_001_000L, rollup.getRolledUpAtMs());
+            assertBatchV2(rollup.getBatches().get(0));
+        }
+        for (Batch batch : readBoth("Batch-v2", Codecs.BATCH)) {
+            assertBatchV2(batch);
+        }
+        for (Batch batch : readBoth("Batch-v1", Codecs.BATCH)) {
+            assertBatchV1(batch);
+            batch.getParts().forEach(p -> assertNull(p.getInline(), "parts before v2 are blobs"));
+        }
+        assertEquals(SpecificCodec.FRAME_MARKER, bytes("StateDiff-v4.bin")[0], "framed");
+        assertNotEquals(SpecificCodec.FRAME_MARKER, bytes("StateDiff-v3.bin")[0], "unframed");
+    }
+
+    /** The batch of {@link StoredValues#batch()} since Part.inline: v1's two blob parts and an inline one. */
+    private static void assertBatchV2(Batch batch) {
+        assertEquals("6f1c1a4e-0000-4000-8000-000000000001", batch.getBatchId());
+        assertEquals(3, batch.getParts().size());
+        assertEquals("orders.v1/p-0001.avro", batch.getParts().get(1).getKey());
+        assertNull(batch.getParts().get(1).getInline());
+        Part inline = batch.getParts().get(2);
+        assertEquals("", inline.getKey());
+        assertEquals(8, inline.getSchemaId());
+        assertEquals(1L, inline.getUpdates());
+        assertEquals(ByteBuffer.wrap(new byte[] {2, 'a', 6, 3, 0}), inline.getInline());
+        assertEquals(4L, batch.getUpdates());
+        assertEquals(581L, batch.getBytes());
+        assertEquals(1_700_000_000_123L, batch.getClosedAtMs());
     }
 
     private static void assertBatchV1(Batch batch) {

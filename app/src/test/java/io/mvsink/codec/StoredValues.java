@@ -9,6 +9,7 @@ import io.mvsink.avro.RetiredBlob;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.avro.StateRollup;
 import io.mvsink.avro.TaskProgress;
+import java.nio.ByteBuffer;
 import java.util.List;
 
 /** Fixed values of every stored type, with non-default fields and edge values, for round trips and fixtures. */
@@ -26,9 +27,10 @@ final class StoredValues {
             .setUpper(3_000L)
             .setSchemaIds(List.of(7, 8))
             .setContributions(List.of(new Contribution(0, 1_000L, 3_000L, 2L), new Contribution(3, 1_000L, 2_000L, 0L)))
-            .setParts(List.of(new Part("orders.v1/p-0000.avro", 7, 512L, 2L), new Part("orders.v1/p-0001.avro", 8, 64L, 1L)))
-            .setUpdates(3L)
-            .setBytes(576L)
+            .setParts(List.of(new Part("orders.v1/p-0000.avro", 7, 512L, 2L, null), new Part("orders.v1/p-0001.avro", 8, 64L, 1L, null),
+                new Part("", 8, 5L, 1L, ByteBuffer.wrap(new byte[] {2, 'a', 6, 3, 0}))))
+            .setUpdates(4L)
+            .setBytes(581L)
             .setClosedAtMs(1_700_000_000_123L)
             .build();
     }

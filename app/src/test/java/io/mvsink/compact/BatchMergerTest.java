@@ -13,6 +13,7 @@ import io.mvsink.avro.Part;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.batch.BlobKeys;
 import io.mvsink.batch.PartEncoder;
+import io.mvsink.batch.PartWriter;
 import io.mvsink.batch.TestUpdates;
 import io.mvsink.batch.TestUpdates.ReadUpdate;
 import io.mvsink.batch.Update;
@@ -22,6 +23,7 @@ import io.mvsink.consensus.ShardState;
 import io.mvsink.produce.Workload;
 import io.mvsink.read.SnapshotReader;
 import io.mvsink.registry.InMemorySchemaRegistry;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -253,6 +255,22 @@ class BatchMergerTest {
         assertEquals(writes, blobs.writeRequests(), "nothing written");
     }
 
+    @Test
+    void shouldMoveInlineDataIntoBlobsWhenItMerges() {
+        Batch blob = batch(0, 1000, List.of(update(v1, BOOK, 10, 1), update(v1, TOY, 20, 1)), 0);
+        int v2 = registry.register(SUBJECT, V2);
+        Batch inline = inlineBatch(1000, 2000, List.of(update(v1, TOY, 1500, -1), update(v2, inV2(GAME, "eu"), 1600, 1)), 0);
+        long writes = blobs.writeRequests();
+
+        Batch merged = merger(1 << 20).merge(SHARD, 1, List.of(blob, inline), 0);
+
+        assertEquals(List.of(new ReadUpdate(inV2(BOOK, "none"), 10, 1), new ReadUpdate(inV2(TOY, "none"), 20, 1),
+            new ReadUpdate(inV2(TOY, "none"), 1500, -1), new ReadUpdate(inV2(GAME, "eu"), 1600, 1)), read(merged));
+        assertTrue(merged.getParts().stream().allMatch(p -> p.getInline() == null && !p.getKey().isEmpty()),
+            "a merge writes blobs");
+        assertEquals(writes + merged.getParts().size(), blobs.writeRequests());
+    }
+
     private static final Comparator<ReadUpdate> BY_ROW_TEXT = Comparator.comparing(u -> u.row().toString());
 
     /** A sealed input batch: the updates written one part per schema id, one contribution per partition. */
@@ -267,7 +285,7 @@ class BatchMergerTest {
             for (PartEncoder.EncodedPart part : inputs.encode(registry.schemaById(e.getKey()), meta, e.getValue())) {
                 String key = BlobKeys.part("orders/", lower, upper, id, parts.size());
                 blobs.putIfAbsent(key, part.bytes(), null);
-                parts.add(new Part(key, e.getKey(), (long) part.bytes().length, part.updates()));
+                parts.add(new Part(key, e.getKey(), (long) part.bytes().length, part.updates(), null));
                 bytes += part.bytes().length;
             }
         }
@@ -278,6 +296,28 @@ class BatchMergerTest {
         return Batch.newBuilder().setBatchId(id).setShard(SHARD).setLower(lower).setUpper(upper)
             .setSchemaIds(new ArrayList<>(bySchema.keySet())).setContributions(contributions).setParts(parts)
             .setUpdates((long) updates.size()).setBytes(bytes).setClosedAtMs(0L).build();
+    }
+
+    /** As {@link #batch}, its parts inline (no container file, no blob). */
+    private Batch inlineBatch(long lower, long upper, List<Update> updates, int... partitions) {
+        Map<Integer, List<Update>> bySchema = new TreeMap<>();
+        updates.forEach(u -> bySchema.computeIfAbsent(u.schemaId(), k -> new ArrayList<>()).add(u));
+        List<Part> parts = new ArrayList<>();
+        for (Map.Entry<Integer, List<Update>> e : bySchema.entrySet()) {
+            PartWriter writer = inputs.open(registry.schemaById(e.getKey()),
+                Map.of(PartEncoder.META_SCHEMA_ID, Integer.toString(e.getKey())), 4096);
+            e.getValue().forEach(writer::add);
+            byte[] inline = writer.inline().orElseThrow();
+            parts.add(new Part("", e.getKey(), (long) inline.length, writer.updates(), ByteBuffer.wrap(inline)));
+        }
+        List<Contribution> contributions = new ArrayList<>();
+        for (int p : partitions) {
+            contributions.add(new Contribution(p, lower, upper, (long) updates.size()));
+        }
+        return Batch.newBuilder().setBatchId(UUID.randomUUID().toString()).setShard(SHARD).setLower(lower)
+            .setUpper(upper).setSchemaIds(new ArrayList<>(bySchema.keySet())).setContributions(contributions)
+            .setParts(parts).setUpdates((long) updates.size()).setBytes(parts.stream().mapToLong(Part::getBytes).sum())
+            .setClosedAtMs(0L).build();
     }
 
     /**

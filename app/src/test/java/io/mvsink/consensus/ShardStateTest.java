@@ -167,7 +167,7 @@ class ShardStateTest {
     }
 
     private static Batch withPart(Batch batch, String key) {
-        batch.setParts(List.of(new io.mvsink.avro.Part(key, 1, 10L, 1L)));
+        batch.setParts(List.of(new io.mvsink.avro.Part(key, 1, 10L, 1L, null)));
         return batch;
     }
 

@@ -347,7 +347,7 @@ class BlobGcTest {
     static ShardState state(List<String> live, Map<String, Long> retired) {
         List<Part> parts = new ArrayList<>();
         for (String key : live) {
-            parts.add(new Part(key, 1, 3L, 1L));
+            parts.add(new Part(key, 1, 3L, 1L, null));
         }
         Batch batch = Batch.newBuilder().setBatchId("b1").setShard("orders").setLower(0L).setUpper(1_000L)
             .setSchemaIds(List.of(1)).setContributions(List.of(new Contribution(0, 0L, 1_000L, 1L)))

@@ -211,7 +211,7 @@ class SchemaEvolutionIT {
         return Integer.toString(id);
     }
 
-    private static GenericRecord v1Row(long id) {
+    static GenericRecord v1Row(long id) {
         GenericRecord row = new GenericData.Record(Workload.ROW_SCHEMA);
         row.put("id", id);
         row.put("category", "c" + id % 5);
@@ -219,7 +219,7 @@ class SchemaEvolutionIT {
         return row;
     }
 
-    private static GenericRecord v2Row(long id, String region) {
+    static GenericRecord v2Row(long id, String region) {
         GenericRecord row = new GenericData.Record(V2);
         row.put("id", id);
         row.put("category", "c" + id % 5);

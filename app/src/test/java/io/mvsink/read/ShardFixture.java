@@ -36,8 +36,15 @@ final class ShardFixture implements AutoCloseable {
     private final SharedBatchRegistry builder = new SharedBatchRegistry(CoalescingMode.NONE, blobs, registry,
         new PartEncoder("deflate", 1024), Time.SYSTEM, 1000, 1 << 20, 1);
 
+    /** Parts are cut at 1024 encoded bytes; every batch's parts are blobs. */
     ShardFixture() {
-        builder.addShard(new ShardSink("orders", "orders/", "test-consensus/orders", new ShardMetrics("orders")));
+        this(0);
+    }
+
+    /** As {@link #ShardFixture()}, and a batch of at most {@code inlineMaxBytes} is stored inline. */
+    ShardFixture(long inlineMaxBytes) {
+        builder.addShard(new ShardSink("orders", "orders/", "test-consensus/orders", new ShardMetrics("orders"),
+            inlineMaxBytes));
     }
 
     /** One partition's batch of {@code updates} over {@code [lower, upper)}, its parts written. */

@@ -179,6 +179,44 @@ class SnapshotReaderTest {
         assertEquals(List.of(new Change(json(BOOK), 600, 1)), reader.changes(state, 501, 1000));
     }
 
+    @Test
+    void shouldReadInlineAndBlobBatchesAlikeAcrossSchemaVersions() throws Exception {
+        try (ShardFixture inlining = new ShardFixture(512)) {
+            InMemorySchemaRegistry schemas = inlining.registry;
+            int v1 = inlining.schemaId;
+            schemas.setCompatibility("orders-value", "BACKWARD");
+            int v2 = schemas.register("orders-value", V2);
+            List<Update> many = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                many.add(update(v1, BOOK, 100 + i, 1));
+            }
+            Batch big = inlining.build(0, 0, 1000, many);
+            Batch small = inlining.build(1, 0, 1000, List.of(update(v1, TOY, 10, 1), update(v2, inV2(GAME, "eu"), 20, 1)));
+            assertEquals(0, big.getParts().stream().filter(p -> p.getInline() != null).count(), "above the limit: blobs");
+            long blobsBefore = inlining.blobs.writeRequests();
+            Batch later = inlining.build(0, 1000, 2000, List.of(update(v2, inV2(BOOK, "none"), 1500, -100),
+                update(v1, TOY, 1600, -1)));
+            Batch empty = inlining.build(1, 1000, 2000, List.of());
+            assertEquals(blobsBefore, inlining.blobs.writeRequests(), "small batches write no blob");
+            assertEquals(2, small.getParts().size(), "one inline part per schema id");
+            small.getParts().forEach(p -> assertEquals("", p.getKey()));
+            small.getParts().forEach(p -> assertEquals(p.getBytes(), (long) p.getInline().remaining()));
+            inlining.append(1, 0, 1000, big, small);
+            inlining.append(2, 1000, 2000, later, empty);
+            SnapshotReader inlineReader = new SnapshotReader(inlining.blobs, schemas, "orders-value");
+
+            assertEquals(Map.of(json(inV2(BOOK, "none")), 100L, json(inV2(TOY, "none")), 1L, json(inV2(GAME, "eu")), 1L),
+                inlineReader.read(inlining.state, 999));
+            assertEquals(Map.of(json(inV2(GAME, "eu")), 1L), inlineReader.read(inlining.state, 1999),
+                "the inline retractions, one under each version, cancel the blob batch's and the inline batch's rows");
+            assertEquals(List.of(new Change(json(inV2(BOOK, "none")), 1500, -100), new Change(json(inV2(TOY, "none")), 1600, -1)),
+                inlineReader.changes(inlining.state, 1000, 2000));
+            assertTrue(inlining.state.referencedBlobs().stream().noneMatch(String::isEmpty), "inline parts are no blobs");
+            assertEquals(small.getParts().stream().mapToLong(Part::getBytes).sum()
+                + later.getParts().stream().mapToLong(Part::getBytes).sum(), inlining.state.inlineBytes());
+        }
+    }
+
     private static GenericRecord inV2(GenericRecord v1, String region) {
         GenericRecord row = new GenericData.Record(V2);
         v1.getSchema().getFields().forEach(f -> row.put(f.name(), v1.get(f.name())));

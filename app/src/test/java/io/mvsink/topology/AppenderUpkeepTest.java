@@ -252,7 +252,7 @@ class AppenderUpkeepTest {
         long updates = batches.stream().mapToLong(Batch::getUpdates).sum();
         return Batch.newBuilder().setBatchId(id).setShard("s").setLower(lower).setUpper(upper)
             .setSchemaIds(List.of(1)).setContributions(contributions)
-            .setParts(List.of(new Part("s/merged-" + id, 1, 10L, updates))).setUpdates(updates).setBytes(10L)
+            .setParts(List.of(new Part("s/merged-" + id, 1, 10L, updates, null))).setUpdates(updates).setBytes(10L)
             .setClosedAtMs(closedAt).build();
     }
 }

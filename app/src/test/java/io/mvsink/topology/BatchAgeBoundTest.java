@@ -144,7 +144,7 @@ class BatchAgeBoundTest {
     private Batch batch(int partition) {
         Batch batch = Batches.batch(0, WIDTH, partition);
         batch.setClosedAtMs(time.milliseconds());
-        batch.setParts(List.of(new Part("s/" + batch.getBatchId() + "-0000.avro", 1, 10L, 1L)));
+        batch.setParts(List.of(new Part("s/" + batch.getBatchId() + "-0000.avro", 1, 10L, 1L, null)));
         return batch;
     }
 

@@ -20,7 +20,7 @@ public final class Batches {
         String id = UUID.randomUUID().toString();
         return Batch.newBuilder().setBatchId(id).setShard("s").setLower(lower).setUpper(upper)
             .setSchemaIds(List.of(1)).setContributions(contributions)
-            .setParts(List.of(new Part("s/" + id, 1, 10L, 1L))).setUpdates(1L).setBytes(10L).setClosedAtMs(0L)
+            .setParts(List.of(new Part("s/" + id, 1, 10L, 1L, null))).setUpdates(1L).setBytes(10L).setClosedAtMs(0L)
             .build();
     }
 }
