@@ -101,6 +101,16 @@ final class BenchRun {
 
     private Properties properties(CoalescingMode mode) {
         String name = "bench-" + runId + "-" + mode.configName();
+        Properties props = appProperties(stack, name, mode, options.threads(), options.intervalMs(), work);
+        // the bench compares coalescing modes: merges and GC deletions would add blob writes of their own
+        props.put(MvsinkConfig.COMPACTION_ENABLED, "false");
+        props.put(MvsinkConfig.GC_INTERVAL_MS, "0");
+        return props;
+    }
+
+    /** An app on the local stack named {@code name} (application id, topic {@code <name>-corrections}). */
+    static Properties appProperties(LocalStack stack, String name, CoalescingMode mode, int threads, long intervalMs,
+                                    Path work) {
         Properties props = new Properties();
         props.put(MvsinkConfig.APPLICATION_ID, name);
         props.put(MvsinkConfig.BOOTSTRAP_SERVERS, stack.bootstrapServers());
@@ -109,18 +119,15 @@ final class BenchRun {
         props.put(MvsinkConfig.BLOB_CONNECTION_STRING, stack.blobConnectionString());
         props.put(MvsinkConfig.BLOB_CONTAINER, "mvsink-bench");
         props.put(MvsinkConfig.COALESCING_MODE, mode.configName());
-        props.put(MvsinkConfig.NUM_STREAM_THREADS, Integer.toString(options.threads()));
-        props.put(MvsinkConfig.BATCH_INTERVAL_MS, Long.toString(options.intervalMs()));
+        props.put(MvsinkConfig.NUM_STREAM_THREADS, Integer.toString(threads));
+        props.put(MvsinkConfig.BATCH_INTERVAL_MS, Long.toString(intervalMs));
         props.put(MvsinkConfig.STATE_DIR, work.resolve("state-" + name).toString());
-        // the bench compares coalescing modes: merges and GC deletions would add blob writes of their own
-        props.put(MvsinkConfig.COMPACTION_ENABLED, "false");
-        props.put(MvsinkConfig.GC_INTERVAL_MS, "0");
         return props;
     }
 
 
     /** Producing starts once every stream thread has its tasks, so that no mode pays for its rebalance. */
-    private static void awaitRunning(MvsinkApp app, CoalescingMode mode) throws InterruptedException {
+    static void awaitRunning(MvsinkApp app, CoalescingMode mode) throws InterruptedException {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (app.state() != KafkaStreams.State.RUNNING) {
             if (System.nanoTime() > deadline || app.state() == KafkaStreams.State.ERROR) {

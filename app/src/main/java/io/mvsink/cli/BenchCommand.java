@@ -5,6 +5,7 @@ import io.mvsink.bench.Bench;
 import io.mvsink.bench.BenchOptions;
 import io.mvsink.bench.CatchUpBench;
 import io.mvsink.bench.CatchUpOptions;
+import io.mvsink.bench.QuietBench;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -18,18 +19,24 @@ import picocli.CommandLine.Option;
         + "per append, consensus bytes, throughput and seal latency with their ratios to mode none.",
     "catch-up: a backlog preloaded once, then a plain consumer, a plain exactly-once Streams app and mvsink from "
         + "scratch in each mode (and barrier on a wide grid), each in its own JVM until caught up; updates/s, CPU "
-        + "per update, seals, blob PUTs, batches per append, max RSS and ratios to the Streams app."})
+        + "per update, seals, blob PUTs, batches per append, max RSS and ratios to the Streams app.",
+    "quiet: a quiet shard (--quiet-rate updates/s, barrier, compaction on) for --duration-s, with inline batches "
+        + "on and off; blob PUTs per seal (part writes and all writes, merges included) and consensus bytes per seal."})
 final class BenchCommand implements Callable<Integer> {
-    @Option(names = "--scenario", defaultValue = "steady", paramLabel = "steady|catch-up",
+    @Option(names = "--scenario", defaultValue = "steady", paramLabel = "steady|catch-up|quiet",
         description = "Which benchmark (default ${DEFAULT-VALUE}).")
     String scenario;
 
     @Option(names = "--duration-s", defaultValue = "60",
-        description = "steady: seconds of producing per mode (default ${DEFAULT-VALUE}).")
+        description = "steady: seconds of producing per mode; quiet: per run (default ${DEFAULT-VALUE}).")
     long durationSeconds;
 
     @Option(names = "--rate", defaultValue = "2000", description = "steady: updates per second (default ${DEFAULT-VALUE}).")
     double rate;
+
+    @Option(names = "--quiet-rate", defaultValue = "20",
+        description = "quiet: updates per second of the quiet shard (default ${DEFAULT-VALUE}).")
+    double quietRate;
 
     @Option(names = "--updates", defaultValue = "1000000",
         description = "catch-up: updates preloaded (default ${DEFAULT-VALUE}).")
@@ -87,8 +94,11 @@ final class BenchCommand implements Callable<Integer> {
             return CatchUpBench.run(new CatchUpOptions(updates, partitions, threads, parsed, intervalMs, wideIntervalMs,
                 wideHeap, updatesPerProgress, skipReference, Duration.ofSeconds(runTimeoutSeconds), out));
         }
+        if (scenario.equals("quiet")) {
+            return QuietBench.run(durationSeconds, quietRate, partitions, threads, intervalMs, out);
+        }
         if (!scenario.equals("steady")) {
-            throw new IllegalArgumentException("--scenario: unknown scenario '" + scenario + "' (steady, catch-up)");
+            throw new IllegalArgumentException("--scenario: unknown scenario '" + scenario + "' (steady, catch-up, quiet)");
         }
         return Bench.run(new BenchOptions(durationSeconds, rate, partitions, threads, parsed, intervalMs, out, warmupSeconds));
     }

@@ -29,6 +29,8 @@ class BlobFailureIT {
         AtomicLong refused = new AtomicLong();
         Properties props = new Properties();
         props.put(MvsinkConfig.COALESCING_MODE, "barrier");
+        // these batches are small enough to go inline, which writes no blob: the test is about blob writes
+        props.put(MvsinkConfig.INLINE_MAX_BYTES, "0");
         try (SinkHarness sink = new SinkHarness(stack, 4, props, real -> new FailingBlobStore(real, failing, refused));
              CorrectionProducer producer = sink.producer()) {
             MvsinkApp app = sink.startApp(4);

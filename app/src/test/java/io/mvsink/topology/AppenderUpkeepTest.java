@@ -58,6 +58,10 @@ class AppenderUpkeepTest {
     private final List<StateDiff> history = new ArrayList<>();
 
     private void start(boolean compacts, long sinceLagMs, int rollupAppends) {
+        start(compacts, sinceLagMs, rollupAppends, 0);
+    }
+
+    private void start(boolean compacts, long sinceLagMs, int rollupAppends, long inlineMergeBytes) {
         builder = new SharedBatchRegistry(CoalescingMode.NONE, new InMemoryBlobStore(), new InMemorySchemaRegistry(),
             new PartEncoder("null", 1 << 20), Time.SYSTEM, 1000, 1 << 20, 1);
         builder.addShard(new ShardSink("s", "s/", "test-consensus/s", metrics));
@@ -66,7 +70,7 @@ class AppenderUpkeepTest {
             return mergedBatch(batches, mergeClosedAt.getAsLong());
         };
         SinkContext.Upkeep upkeep = new SinkContext.Upkeep(compacts ? merge : null, Runnable::run, 1L << 30,
-            sinceLagMs, rollupAppends, 600_000L);
+            sinceLagMs, rollupAppends, 600_000L, inlineMergeBytes);
         SinkContext sink = new SinkContext("s", "c-value", WIDTH, PARTITIONS, 10, 60_000, 4096, Time.SYSTEM, metrics,
             builder, new InMemorySchemaRegistry(), upkeep);
         topology = new TopologyDriver(sink);
@@ -119,6 +123,34 @@ class AppenderUpkeepTest {
         assertEquals(0, metrics.compactionConflicts());
         System.out.printf("appender upkeep: seals=%d appends=%d compactions=%d rollups=%d maxLive=%d maxRetained=%d%n",
             seals, appends, metrics.compactions(), metrics.rollups(), maxLive, maxRetained);
+    }
+
+    @Test
+    void shouldMergeInlineSealsOnlyOnceTheyHoldTheMergeBytesAndStayBounded() {
+        long mergeBytes = 10_000;
+        start(true, -1, 50, mergeBytes);
+        int maxLive = 0;
+        long maxInline = 0;
+        for (int k = 0; k < 1_500; k++) {
+            report(inline(batch(k * WIDTH, (k + 1) * WIDTH, 0), 100));
+            report(inline(batch(k * WIDTH, (k + 1) * WIDTH, 1), 100));
+            driver.advanceWallClockTime(Duration.ofMillis(10));
+            drain();
+            maxLive = Math.max(maxLive, (int) metrics.liveBatches());
+            if (k % 37 == 0) {
+                maxInline = Math.max(maxInline, rebuilt().inlineBytes());
+            }
+        }
+        // 200 inline bytes per seal: a merge every 50 seals, of the held seals and the older runs it takes along
+        assertTrue(metrics.compactions() >= 1_500 / 50 - 1 && metrics.compactions() <= 1_500 / 50 + 10,
+            "merges: " + metrics.compactions());
+        assertTrue(maxInline < mergeBytes + 200, "inline bytes held: at most " + maxInline);
+        // held: 2 batches per seal for 50 seals, on top of the logarithmic runs of merged batches
+        assertTrue(maxLive <= 2 * 50 + 17, "live batches: at most " + maxLive);
+        assertEquals(0, rebuilt().batches().stream().filter(b -> b.getParts().isEmpty()).count());
+        merged.forEach(inputs -> assertTrue(inputs.stream().mapToLong(ShardState::inlineBytes).sum() >= mergeBytes
+            || inputs.stream().anyMatch(b -> ShardState.inlineBytes(b) == 0), "a merge of inline seals only once they hold "
+            + mergeBytes + " bytes"));
     }
 
     @Test
@@ -238,6 +270,13 @@ class AppenderUpkeepTest {
     private static Batch batch(long lower, long upper, int... partitions) {
         Batch batch = Batches.batch(lower, upper, partitions);
         batch.setClosedAtMs(System.currentTimeMillis());
+        return batch;
+    }
+
+    /** {@code batch} with one inline part of {@code bytes} bytes instead of its blob part. */
+    private static Batch inline(Batch batch, int bytes) {
+        batch.setParts(List.of(new Part("", 1, (long) bytes, 1L, java.nio.ByteBuffer.wrap(new byte[bytes]))));
+        batch.setBytes((long) bytes);
         return batch;
     }
 
