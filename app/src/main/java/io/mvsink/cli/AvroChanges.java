@@ -2,7 +2,6 @@ package io.mvsink.cli;
 
 import io.mvsink.read.Change;
 import io.mvsink.read.ResumeToken;
-import io.mvsink.registry.SubjectVersion;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -31,9 +30,8 @@ import org.apache.avro.generic.GenericRecord;
  */
 final class AvroChanges implements SubscribeCommand.Output {
     static final String NAMESPACE = "io.mvsink.subscribe";
-    /** File metadata: the registry subject and global schema id of the row schema. */
+    /** File metadata: the registry subject of the row schema. */
     static final String META_SUBJECT = "mvsink.subject";
-    static final String META_SCHEMA_ID = "mvsink.schema.id";
 
     private final Schema rowSchema;
     private final DataFileWriter<GenericRecord> file;
@@ -49,15 +47,14 @@ final class AvroChanges implements SubscribeCommand.Output {
         }
     }
 
-    /** Opens the file on {@code out} for rows of {@code rows}, and writes its header. */
-    AvroChanges(OutputStream out, SubjectVersion rows) {
-        this.rowSchema = rows.schema();
+    /** Opens the file on {@code out} for rows in {@code rowSchema}, a version of {@code subject}, and writes its header. */
+    AvroChanges(OutputStream out, String subject, Schema rowSchema) {
+        this.rowSchema = rowSchema;
         Schema output = schema(rowSchema);
         this.change = new GenericData.Record(output.getTypes().get(0));
         this.token = new GenericData.Record(output.getTypes().get(1));
         this.file = new DataFileWriter<>(new GenericDatumWriter<>(output));
-        file.setMeta(META_SUBJECT, rows.subject());
-        file.setMeta(META_SCHEMA_ID, Integer.toString(rows.id()));
+        file.setMeta(META_SUBJECT, subject);
         try {
             file.create(output, out);
             file.flush();

@@ -8,7 +8,6 @@ import io.mvsink.consensus.ShardState;
 import io.mvsink.read.ResumeToken;
 import io.mvsink.read.ShardReader;
 import io.mvsink.read.Subscription;
-import io.mvsink.registry.SchemaRegistry;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -70,13 +69,12 @@ final class SubscribeCommand implements Callable<Integer> {
         String name = shard != null ? shard : config.shard();
         String rows = subject != null ? subject : config.correctionsTopic() + "-value";
         BooleanSupplier stop = stopped != null ? stopped : Signals.stopOnTermOrInt();
-        SchemaRegistry registry = Wiring.registry(config);
         try (BlobStore blobs = Wiring.blobs(config);
              ShardReader reader = ShardReader.open(config.kafkaClientProps(), config.consensusTopic(), name, blobs,
-                 registry, rows, Duration.ofSeconds(60))) {
+                 Wiring.registry(config), rows, Duration.ofSeconds(60))) {
             ShardState state = reader.state();
             ShardPlacement.requireLocation(name, state.location(), blobs.location(), MvsinkConfig.BLOB_CONTAINER);
-            try (Output out = output(registry, rows)) {
+            try (Output out = output(reader, rows)) {
                 Subscription subscription = start(reader, state, token, out);
                 while (!stop.getAsBoolean()) {
                     subscription.poll(Duration.ofMillis(500));
@@ -93,8 +91,11 @@ final class SubscribeCommand implements Callable<Integer> {
         void close();
     }
 
-    private Output output(SchemaRegistry registry, String subject) {
-        return format == Format.avro ? new AvroChanges(System.out, registry.latest(subject)) : new JsonLines(System.out);
+    private Output output(ShardReader reader, String subject) {
+        if (format == Format.avro) {
+            return new AvroChanges(System.out, subject, reader.rowSchema());
+        }
+        return new JsonLines(System.out);
     }
 
     private Subscription start(ShardReader reader, ShardState state, ResumeToken token, Subscription.Listener out) {

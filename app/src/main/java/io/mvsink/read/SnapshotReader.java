@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.function.Predicate;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 
@@ -40,6 +41,11 @@ public final class SnapshotReader {
         this.blobs = blobs;
         this.registry = registry;
         this.subject = subject;
+    }
+
+    /** The latest schema of the subject now: what the next read reads rows into. */
+    public Schema rowSchema() {
+        return registry.latest(subject).schema();
     }
 
     /**
