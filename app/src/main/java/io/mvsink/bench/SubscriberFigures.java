@@ -10,24 +10,35 @@ import java.util.Map;
 
 /**
  * What a {@link SubscriberProbe} measured while following one run's shard. A seal's <b>lag</b> is
- * the time from its append ({@code appendedAtMs} of its state diff, the appender's clock) to the
- * subscriber's delivery of a token at or above its upper; it is given in ms and in batch intervals.
- * {@code changes} are what the subscriber delivered (consolidated per row and time), per second
- * over the span from its first to its last delivery.
+ * the time from when it was sealed (when its append could first be read from the consensus topic,
+ * i.e. its transaction had committed) to the subscriber's delivery of a token at or above its
+ * upper; it is given in ms and in batch intervals. The lag <b>from the append</b> counts from the
+ * state diff's {@code appendedAtMs} (the appender's clock, before its transaction commits) instead,
+ * so it adds the sink's own commit delay. {@code changes} are what the subscriber delivered
+ * (consolidated per row and time), per second over the span from its first to its last delivery.
  *
- * @param phase       "steady" (the steady bench: a producer at a steady rate) or "catch-up"
- * @param seals       seals appended (compactions left out)
- * @param undelivered seals the subscriber had not delivered when it stopped
+ * @param phase          "steady" (the steady bench: a producer at a steady rate) or "catch-up"
+ * @param seals          seals appended (compactions left out)
+ * @param undelivered    seals the subscriber had not delivered when it stopped
+ * @param fromAppendP50Ms the lags from the append, p50
+ * @param fromAppendMaxMs the lags from the append, max
+ * @param lagsMs         each delivered seal's lag, in seal order (in the JSON, to see how it moved)
  */
 record SubscriberFigures(String run, String phase, long intervalMs, long seals, long undelivered, long changes,
-                         double seconds, long lagP50Ms, long lagP99Ms, long lagMaxMs, boolean sumEqualsModel,
-                         String failure) {
+                         double seconds, long lagP50Ms, long lagP99Ms, long lagMaxMs, long fromAppendP50Ms,
+                         long fromAppendMaxMs, boolean sumEqualsModel, String failure, List<Long> lagsMs) {
     /** The target: at a steady rate, a subscriber stays within this many batch intervals of the sealed upper. */
     static final double TARGET_INTERVALS = 2;
 
+    /**
+     * The figures of {@code deliveries}, against the shard's {@code diffs} and the wall-clock ms when each seal
+     * (by seqno) could first be read, {@code sealedAtMs} (a seal missing there counts from its append).
+     */
     static SubscriberFigures of(String run, String phase, long intervalMs, List<SubscriberProbe.Delivery> deliveries,
-                                List<StateDiff> diffs, boolean sumEqualsModel, Exception failure) {
+                                List<StateDiff> diffs, Map<Long, Long> sealedAtMs, boolean sumEqualsModel,
+                                Exception failure) {
         List<Long> lags = new ArrayList<>();
+        List<Long> fromAppend = new ArrayList<>();
         long seals = 0;
         long undelivered = 0;
         long upper = 0;
@@ -44,16 +55,21 @@ record SubscriberFigures(String run, String phase, long intervalMs, long seals, 
             if (next == deliveries.size()) {
                 undelivered++;
             } else {
-                lags.add(Math.max(0, deliveries.get(next).deliveredAtMs() - diff.getAppendedAtMs()));
+                long delivered = deliveries.get(next).deliveredAtMs();
+                long sealedAt = sealedAtMs.getOrDefault(diff.getSeqno(), diff.getAppendedAtMs());
+                lags.add(Math.max(0, delivered - sealedAt));
+                fromAppend.add(Math.max(0, delivered - diff.getAppendedAtMs()));
             }
         }
         long[] sorted = lags.stream().mapToLong(Long::longValue).sorted().toArray();
+        long[] sortedFromAppend = fromAppend.stream().mapToLong(Long::longValue).sorted().toArray();
         long changes = deliveries.stream().mapToLong(SubscriberProbe.Delivery::changes).sum();
         double seconds = deliveries.size() < 2 ? 0
             : (deliveries.get(deliveries.size() - 1).deliveredAtMs() - deliveries.get(0).deliveredAtMs()) / 1000.0;
         return new SubscriberFigures(run, phase, intervalMs, seals, undelivered, changes, seconds,
-            percentile(sorted, 50), percentile(sorted, 99), sorted.length == 0 ? 0 : sorted[sorted.length - 1],
-            sumEqualsModel, failure == null ? null : failure.toString());
+            percentile(sorted, 50), percentile(sorted, 99), percentile(sorted, 100),
+            percentile(sortedFromAppend, 50), percentile(sortedFromAppend, 100),
+            sumEqualsModel, failure == null ? null : failure.toString(), List.copyOf(lags));
     }
 
     /** The nearest-rank {@code p}-th percentile of {@code sorted}; 0 when empty. */
@@ -84,22 +100,24 @@ record SubscriberFigures(String run, String phase, long intervalMs, long seals, 
 
     /** The table: one row per run. */
     static String format(List<SubscriberFigures> figures) {
-        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%-26s %-9s %6s %9s %10s %8s %8s %8s %9s %s%n",
-            "subscriber of run", "phase", "seals", "changes", "changes/s", "lag p50", "lag p99", "lag max", "max/intvl",
-            "sum = model"));
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT,
+            "%-26s %-9s %6s %9s %10s %8s %8s %8s %9s %20s %s%n", "subscriber of run", "phase", "seals", "changes",
+            "changes/s", "lag p50", "lag p99", "lag max", "max/intvl", "from append p50/max", "sum = model"));
         for (SubscriberFigures f : figures) {
-            out.append(String.format(Locale.ROOT, "%-26s %-9s %6d %9d %10.0f %5d ms %5d ms %5d ms %9.2f %s%n", f.run,
-                f.phase, f.seals, f.changes, f.changesPerSecond(), f.lagP50Ms, f.lagP99Ms, f.lagMaxMs,
-                f.lagMaxIntervals(), f.failure != null ? "FAILED: " + f.failure : f.sumEqualsModel ? "yes" : "NO"));
+            out.append(String.format(Locale.ROOT, "%-26s %-9s %6d %9d %10.0f %5d ms %5d ms %5d ms %9.2f %20s %s%n",
+                f.run, f.phase, f.seals, f.changes, f.changesPerSecond(), f.lagP50Ms, f.lagP99Ms, f.lagMaxMs,
+                f.lagMaxIntervals(), f.fromAppendP50Ms + " / " + f.fromAppendMaxMs + " ms",
+                f.failure != null ? "FAILED: " + f.failure : f.sumEqualsModel ? "yes" : "NO"));
         }
         return out.toString();
     }
 
     /** The target line of this run: checked at a steady rate, figures only while catching up. */
     String targetLine() {
-        String measured = String.format(Locale.ROOT, "lag max %d ms = %.2f intervals, p99 %d ms, p50 %d ms; "
-            + "%d of %d seals delivered; %.0f changes/s", lagMaxMs, lagMaxIntervals(), lagP99Ms, lagP50Ms,
-            seals - undelivered, seals, changesPerSecond());
+        String measured = String.format(Locale.ROOT, "lag max %d ms = %.2f intervals, p99 %d ms, p50 %d ms "
+            + "(from the append: max %d ms, p50 %d ms); %d of %d seals delivered; %.0f changes/s", lagMaxMs,
+            lagMaxIntervals(), lagP99Ms, lagP50Ms, fromAppendMaxMs, fromAppendP50Ms, seals - undelivered, seals,
+            changesPerSecond());
         if (!steady()) {
             return "  [info] " + run + ": a subscriber while the sink catches up (no steady rate, the target is "
                 + "checked by the steady bench): " + measured;
@@ -122,9 +140,12 @@ record SubscriberFigures(String run, String phase, long intervalMs, long seals, 
         m.put("lag_p99_ms", lagP99Ms);
         m.put("lag_max_ms", lagMaxMs);
         m.put("lag_max_intervals", lagMaxIntervals());
+        m.put("lag_from_append_p50_ms", fromAppendP50Ms);
+        m.put("lag_from_append_max_ms", fromAppendMaxMs);
         m.put("kept_up", keptUp());
         m.put("sum_equals_model", sumEqualsModel);
         m.put("failure", failure);
+        m.put("lags_ms", lagsMs);
         return m;
     }
 }

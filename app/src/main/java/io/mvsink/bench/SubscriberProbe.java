@@ -19,7 +19,9 @@ import java.util.Map;
  * a thread of its own in the bench's JVM, with a blob store and registry client of its own: what
  * {@code mvsink subscribe} does, without printing. It records when each token was delivered, and
  * sums the changes per row so that the bench can check the sum against the workload's model.
- * Waits for the consensus topic to exist (the app creates it).
+ * A second thread follows the consensus topic alone ({@link ConsensusFollower}) and notes when each
+ * seal could first be read (its transaction committed): a seal is sealed from then on, and the
+ * subscriber's lag is counted from then. Both wait for the consensus topic to exist (the app creates it).
  */
 final class SubscriberProbe implements AutoCloseable {
     private static final Duration POLL = Duration.ofMillis(200);
@@ -32,6 +34,8 @@ final class SubscriberProbe implements AutoCloseable {
     private final MvsinkConfig config;
     private final String subject;
     private final Thread thread;
+    private final Thread watcher;
+    private final ConsensusFollower sealed;
     private final List<Delivery> deliveries = new ArrayList<>();
     private final Map<String, Long> sum = new HashMap<>();
     private volatile boolean stop;
@@ -43,13 +47,27 @@ final class SubscriberProbe implements AutoCloseable {
         this.subject = subject;
         this.thread = new Thread(this::follow, "bench-subscriber-" + config.shard());
         thread.setDaemon(true);
+        this.sealed = new ConsensusFollower(config.kafkaClientProps(), config.consensusTopic(), config.shard());
+        this.watcher = new Thread(this::watch, "bench-seal-watcher-" + config.shard());
+        watcher.setDaemon(true);
     }
 
     /** Starts following the shard of {@code config}, reading rows into the latest schema of {@code subject}. */
     static SubscriberProbe start(MvsinkConfig config, String subject) {
         SubscriberProbe probe = new SubscriberProbe(config, subject);
+        probe.watcher.start();
         probe.thread.start();
         return probe;
+    }
+
+    private void watch() {
+        try (sealed) {
+            while (!stop) {
+                sealed.poll(POLL);
+            }
+        } catch (Exception e) {
+            failure = e;
+        }
     }
 
     private void follow() {
@@ -113,7 +131,7 @@ final class SubscriberProbe implements AutoCloseable {
         boolean caughtUp = awaitUpper(upper, timeout);
         close();
         boolean equal = caughtUp && failure == null && sum().equals(model);
-        return SubscriberFigures.of(run, phase, intervalMs, deliveries(), diffs, equal, failure);
+        return SubscriberFigures.of(run, phase, intervalMs, deliveries(), diffs, sealed.sealReadAtMs(), equal, failure);
     }
 
     /** What was delivered so far, in order. */
@@ -148,5 +166,6 @@ final class SubscriberProbe implements AutoCloseable {
     public void close() throws InterruptedException {
         stop = true;
         thread.join(READ_TIMEOUT.toMillis());
+        watcher.join(READ_TIMEOUT.toMillis());
     }
 }
