@@ -51,7 +51,7 @@ public final class Bench {
         System.out.println(BenchTable.format(figures));
         if (!subscribers.isEmpty()) {
             System.out.println("--subscribe: a subscriber in the bench's JVM follows each mode's shard from its first "
-                + "append; lag = from a seal's append to its delivery");
+                + "append; lag = from a seal's commit (first readable) to its delivery");
             System.out.println(SubscriberFigures.format(subscribers));
         }
         System.out.println("targets:");

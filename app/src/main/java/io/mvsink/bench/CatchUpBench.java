@@ -79,7 +79,7 @@ public final class CatchUpBench {
         System.out.println(CatchUpTable.format(figures));
         if (!subscribers.isEmpty()) {
             System.out.println("--subscribe: a subscriber in the bench's JVM follows each mvsink run's shard from its "
-                + "first append; lag = from a seal's append to its delivery");
+                + "first append; lag = from a seal's commit (first readable) to its delivery");
             System.out.println(SubscriberFigures.format(subscribers));
         }
         System.out.println("targets:");
