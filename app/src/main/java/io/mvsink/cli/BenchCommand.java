@@ -83,7 +83,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--subscribe",
         description = "Also follow each mvsink run's shard from its first append with a subscriber (the reader API's "
             + "Subscription, in the bench's JVM) and report the changes/s it delivered and its lag behind the sealed "
-            + "upper (append to delivery) p50/p99/max; steady: checked against 2 batch intervals.")
+            + "upper (from a seal's commit to its delivery) p50/p99/max; steady: checked against 2 batch intervals.")
     boolean subscribe;
 
     @Override

@@ -40,8 +40,9 @@ final class SubscribeCommand implements Callable<Integer> {
         + "change above T; T must be at or above the shard's since and below its upper (default: everything sealed).")
     Long asOf;
 
-    @Option(names = "--resume", paramLabel = "TOKEN", description = "Continue after a token line of an earlier run "
-        + "(<seqno>:<upper>): no snapshot, every change from the token's upper on. Excludes --as-of.")
+    @Option(names = "--resume", paramLabel = "TOKEN", description = "Continue after a token (a token line or Token "
+        + "record) of an earlier run (<seqno>:<upper>): no snapshot, every change from the token's upper on. "
+        + "Excludes --as-of.")
     String resume;
 
     @Option(names = "--subject", description = "The registry subject whose latest schema rows are read into "
