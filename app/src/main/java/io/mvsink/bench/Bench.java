@@ -23,6 +23,7 @@ public final class Bench {
         Path work = Files.createTempDirectory("mvsink-bench");
         String runId = Long.toString(System.currentTimeMillis() / 1000 % 1_000_000);
         List<BenchFigures> figures = new ArrayList<>();
+        List<SubscriberFigures> subscribers = new ArrayList<>();
         System.err.println("bench: starting Kafka, Apicurio Registry and Azurite on 127.0.0.1 ...");
         try (LocalStack stack = LocalStackLauncher.start(LocalStackOptions.defaults().withVerbose(true))) {
             if (options.warmupSeconds() > 0) {
@@ -37,6 +38,7 @@ public final class Bench {
                     mode.configName(), options.partitions(), options.threads(), options.rate(), options.durationSeconds());
                 BenchFigures f = run.run(mode);
                 figures.add(f);
+                subscribers = run.subscribers();
                 if (!f.snapshotEqualsModel()) {
                     System.err.println("bench: FAILED: mode " + mode.configName()
                         + ": the snapshot read back differs from the workload's model");
@@ -47,13 +49,20 @@ public final class Bench {
                 + "%d s per mode after %d s of warm-up%n%n", options.partitions(), options.threads(), options.intervalMs(),
             options.rate(), options.durationSeconds(), options.warmupSeconds());
         System.out.println(BenchTable.format(figures));
+        if (!subscribers.isEmpty()) {
+            System.out.println("--subscribe: a subscriber in the bench's JVM follows each mode's shard from its first "
+                + "append; lag = from a seal's commit (first readable) to its delivery");
+            System.out.println(SubscriberFigures.format(subscribers));
+        }
         System.out.println("targets:");
         BenchTargets.check(figures, options.intervalMs()).forEach(System.out::println);
-        BenchFigures.writeJson(options.out(), options, figures);
+        subscribers.forEach(s -> System.out.println(s.targetLine()));
+        BenchFigures.writeJson(options.out(), options, figures, subscribers);
         System.out.println("\nfigures written to " + options.out().toAbsolutePath());
-        boolean correct = figures.stream().allMatch(BenchFigures::snapshotEqualsModel);
+        boolean correct = figures.stream().allMatch(BenchFigures::snapshotEqualsModel)
+            && subscribers.stream().allMatch(s -> s.sumEqualsModel() && s.failure() == null);
         if (!correct) {
-            System.out.println("FAILED: a snapshot differs from the workload's model (see above)");
+            System.out.println("FAILED: a snapshot, or a subscriber's sum, differs from the workload's model (see above)");
         }
         return correct ? 0 : 1;
     }

@@ -108,6 +108,12 @@ public record BenchFigures(
 
     /** Writes the run's options and every mode's figures as one JSON document. */
     public static void writeJson(Path file, BenchOptions options, List<BenchFigures> figures) {
+        writeJson(file, options, figures, List.of());
+    }
+
+    /** As above, with the figures of the subscribers that followed the modes (under "subscribers", if any). */
+    static void writeJson(Path file, BenchOptions options, List<BenchFigures> figures,
+                          List<SubscriberFigures> subscribers) {
         Map<String, Object> doc = new LinkedHashMap<>();
         Map<String, Object> opts = new LinkedHashMap<>();
         opts.put("duration_s", options.durationSeconds());
@@ -116,8 +122,12 @@ public record BenchFigures(
         opts.put("threads", options.threads());
         opts.put("interval_ms", options.intervalMs());
         opts.put("warmup_s", options.warmupSeconds());
+        opts.put("subscribe", options.subscribe());
         doc.put("options", opts);
         doc.put("modes", figures.stream().map(BenchFigures::toMap).toList());
+        if (!subscribers.isEmpty()) {
+            doc.put("subscribers", subscribers.stream().map(SubscriberFigures::toMap).toList());
+        }
         BenchJson.write(file, doc);
     }
 }

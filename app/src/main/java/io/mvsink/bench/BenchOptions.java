@@ -17,9 +17,11 @@ import java.util.List;
  * @param out             where the JSON result goes
  * @param warmupSeconds   seconds of an unmeasured run of the first mode before the measured ones
  *                        (0: none), so that no mode pays for the JVM's and the stack's warm-up
+ * @param subscribe       follow each mode's shard with a {@link SubscriberProbe} and report its lag
  */
 public record BenchOptions(long durationSeconds, double rate, int partitions, int threads,
-                           List<CoalescingMode> modes, long intervalMs, Path out, long warmupSeconds) {
+                           List<CoalescingMode> modes, long intervalMs, Path out, long warmupSeconds,
+                           boolean subscribe) {
     public BenchOptions {
         if (durationSeconds < 1 || rate <= 0 || partitions < 1 || threads < 1 || intervalMs < 1 || warmupSeconds < 0 || modes.isEmpty()) {
             throw new IllegalArgumentException("bench options must be positive and name at least one mode: " + this);
@@ -29,6 +31,6 @@ public record BenchOptions(long durationSeconds, double rate, int partitions, in
 
     /** The same run for {@code seconds} of producing. */
     public BenchOptions withDuration(long seconds) {
-        return new BenchOptions(seconds, rate, partitions, threads, modes, intervalMs, out, warmupSeconds);
+        return new BenchOptions(seconds, rate, partitions, threads, modes, intervalMs, out, warmupSeconds, subscribe);
     }
 }

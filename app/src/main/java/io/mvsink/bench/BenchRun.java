@@ -2,6 +2,7 @@ package io.mvsink.bench;
 
 import io.mvsink.MvsinkApp;
 import io.mvsink.Wiring;
+import io.mvsink.avro.StateDiff;
 import io.mvsink.batch.CoalescingMode;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.consensus.ConsensusReader;
@@ -14,6 +15,7 @@ import io.mvsink.produce.WorkloadRunner;
 import io.mvsink.read.SnapshotReader;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -43,6 +45,7 @@ final class BenchRun {
     private final BenchOptions options;
     private final Path work;
     private final String runId;
+    private final List<SubscriberFigures> subscribers = new ArrayList<>();
 
     BenchRun(LocalStack stack, BenchOptions options, Path work, String runId) {
         this.stack = stack;
@@ -59,6 +62,8 @@ final class BenchRun {
                 .all().get(60, TimeUnit.SECONDS);
         }
         Workload workload = new Workload(WORKLOAD_SEED, WORKLOAD_KEYS, RETRACT_SHARE);
+        String subject = config.correctionsTopic() + "-value";
+        SubscriberProbe probe = null;
         try (MvsinkApp.Dependencies deps = Wiring.dependencies(config);
              MvsinkApp app = new MvsinkApp(config, deps);
              CorrectionProducer producer = new CorrectionProducer(client, config.correctionsTopic(), deps.registry())) {
@@ -66,6 +71,7 @@ final class BenchRun {
             deps.registry().setCompatibility(config.correctionsTopic() + "-value", "BACKWARD");
             app.start();
             awaitRunning(app, mode);
+            probe = options.subscribe() ? SubscriberProbe.start(config, subject) : null;
             Progress progress = new Progress(mode, options.durationSeconds(), app.metrics(), deps.blobs());
             long blobsBefore = deps.blobs().writeRequests();
 
@@ -85,18 +91,31 @@ final class BenchRun {
             ShardState state = awaitSeal(config, client, upper, progress, runner);
             progress.done();
             long blobWrites = deps.blobs().writeRequests() - blobsBefore;
+            List<StateDiff> diffs = ConsensusReader.diffs(client, config.consensusTopic(), config.shard(),
+                Duration.ofSeconds(60));
             ConsensusFigures consensus = ConsensusFigures.of(
-                ConsensusReader.diffs(client, config.consensusTopic(), config.shard(), Duration.ofSeconds(60)).stream()
-                    .filter(d -> !ShardState.isCompaction(d)).toList(),
-                config.batchIntervalMs());
+                diffs.stream().filter(d -> !ShardState.isCompaction(d)).toList(), config.batchIntervalMs());
 
             Map<String, Long> snapshot = new SnapshotReader(deps.blobs(), deps.registry(),
                 config.correctionsTopic() + "-value").read(state, state.upper() - 1);
             Map<String, Long> model = new TreeMap<>();
             workload.model().forEach((row, count) -> model.put(GenericData.get().toString(row), count));
+            if (probe != null) {
+                subscribers.add(probe.finish(mode.configName(), "steady", options.intervalMs(), state.upper(),
+                    SEAL_TIMEOUT, diffs, model));
+            }
             return figures(mode, app.metrics(), sent, processed, producingSeconds, blobWrites, consensus,
                 snapshot.size(), snapshot.equals(model));
+        } finally {
+            if (probe != null) {
+                probe.close();
+            }
         }
+    }
+
+    /** What the subscribers of the modes run so far measured, in order. */
+    List<SubscriberFigures> subscribers() {
+        return List.copyOf(subscribers);
     }
 
     private Properties properties(CoalescingMode mode) {

@@ -44,6 +44,7 @@ public final class CatchUpBench {
         String runId = Long.toString(System.currentTimeMillis() / 1000 % 1_000_000);
         String topic = "catchup-" + runId + "-corrections";
         List<CatchUpFigures> figures = new ArrayList<>();
+        List<SubscriberFigures> subscribers = new ArrayList<>();
         System.err.println("bench: starting Kafka, Apicurio Registry and Azurite on 127.0.0.1; child logs in " + work);
         try (LocalStack stack = LocalStackLauncher.start(LocalStackOptions.defaults().withVerbose(true))) {
             Map<String, Object> client = Map.of("bootstrap.servers", stack.bootstrapServers());
@@ -70,19 +71,28 @@ public final class CatchUpBench {
                     + " grid, -Xmx" + options.wideHeap());
                 figures.add(runner.mvsink(CoalescingMode.BARRIER, options.wideIntervalMs(), options.wideHeap()));
             }
+            subscribers = runner.subscribers();
         }
         System.out.printf("mvsink bench --scenario catch-up: %d updates preloaded on %d partitions (progress every %d "
                 + "updates, event time 1-2 x %d ms per step), %d stream threads%n%n", options.updates(),
             options.partitions(), options.updatesPerStep(), options.intervalMs(), options.threads());
         System.out.println(CatchUpTable.format(figures));
+        if (!subscribers.isEmpty()) {
+            System.out.println("--subscribe: a subscriber in the bench's JVM follows each mvsink run's shard from its "
+                + "first append; lag = from a seal's commit (first readable) to its delivery");
+            System.out.println(SubscriberFigures.format(subscribers));
+        }
         System.out.println("targets:");
         CatchUpTargets.check(figures, options).forEach(System.out::println);
-        writeJson(options, figures);
+        subscribers.forEach(s -> System.out.println(s.targetLine()));
+        writeJson(options, figures, subscribers);
         System.out.println("\nfigures written to " + options.out().toAbsolutePath());
         boolean correct = figures.stream().filter(CatchUpFigures::isMvsink)
-            .allMatch(f -> f.completed() && f.snapshot().equalsModel());
+            .allMatch(f -> f.completed() && f.snapshot().equalsModel())
+            && subscribers.stream().allMatch(s -> s.sumEqualsModel() && s.failure() == null);
         if (!correct) {
-            System.out.println("FAILED: an mvsink run did not catch up or its snapshot differs from the model (see above)");
+            System.out.println("FAILED: an mvsink run did not catch up, or its snapshot or a subscriber's sum differs "
+                + "from the model (see above)");
         }
         return correct ? 0 : 1;
     }
@@ -109,7 +119,8 @@ public final class CatchUpBench {
         }
     }
 
-    private static void writeJson(CatchUpOptions options, List<CatchUpFigures> figures) {
+    private static void writeJson(CatchUpOptions options, List<CatchUpFigures> figures,
+                                  List<SubscriberFigures> subscribers) {
         Map<String, Object> doc = new LinkedHashMap<>();
         Map<String, Object> opts = new LinkedHashMap<>();
         opts.put("scenario", "catch-up");
@@ -121,8 +132,12 @@ public final class CatchUpBench {
         opts.put("wide_interval_ms", options.wideIntervalMs());
         opts.put("wide_heap", options.wideHeap());
         opts.put("modes", options.modes().stream().map(CoalescingMode::configName).toList());
+        opts.put("subscribe", options.subscribe());
         doc.put("options", opts);
         doc.put("runs", figures.stream().map(CatchUpFigures::toMap).toList());
+        if (!subscribers.isEmpty()) {
+            doc.put("subscribers", subscribers.stream().map(SubscriberFigures::toMap).toList());
+        }
         doc.put("ratios", CatchUpRatios.of(figures, options));
         doc.put("targets", CatchUpTargets.check(figures, options).stream().map(c -> Map.of(
             "target", c.target(), "measured", c.measured(), "verdict", c.verdict().name().toLowerCase(Locale.ROOT)))

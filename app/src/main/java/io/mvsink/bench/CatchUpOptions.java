@@ -14,10 +14,11 @@ import java.util.List;
  * @param updatesPerStep updates between two progress records; a step's event time spans 1 or 2
  *                       {@code intervalMs} grid intervals
  * @param runTimeout     how long one program may take to catch up before it counts as not completed
+ * @param subscribe      follow each mvsink run's shard with a {@link SubscriberProbe} in the bench's JVM
  */
 public record CatchUpOptions(long updates, int partitions, int threads, List<CoalescingMode> modes,
                              long intervalMs, long wideIntervalMs, String wideHeap, int updatesPerStep,
-                             boolean skipReference, Duration runTimeout, Path out) {
+                             boolean skipReference, Duration runTimeout, Path out, boolean subscribe) {
     public CatchUpOptions {
         if (updates < 1 || partitions < 1 || threads < 1 || intervalMs < 1 || wideIntervalMs < 0 || updatesPerStep < 1
             || runTimeout.isNegative() || runTimeout.isZero()) {

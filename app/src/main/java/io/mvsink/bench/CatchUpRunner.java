@@ -45,6 +45,7 @@ final class CatchUpRunner {
     private final Map<String, Long> model;
     private final Map<TopicPartition, Long> endOffsets;
     private final Map<String, Object> client;
+    private final List<SubscriberFigures> subscribers = new ArrayList<>();
 
     CatchUpRunner(LocalStack stack, CatchUpOptions options, Path work, String runId, String topic, PreloadPlan plan,
                   Map<String, Long> model, Map<TopicPartition, Long> endOffsets) {
@@ -118,6 +119,7 @@ final class CatchUpRunner {
             jvm.add("-Xmx" + heap);
         }
         try (ConsensusFollower follower = new ConsensusFollower(client, config.consensusTopic(), config.shard());
+             SubscriberProbe probe = options.subscribe() ? SubscriberProbe.start(config, topic + "-value") : null;
              ChildJvm child = ChildJvm.start(appId, jvm, "io.mvsink.cli.Main", List.of("run", "--config", file.toString()),
                  work.resolve(appId + ".log"))) {
             long[] printed = {System.nanoTime()};
@@ -140,11 +142,20 @@ final class CatchUpRunner {
                     + "); its log: " + child.log());
             }
             SealAndSnapshot read = readBack(config);
+            if (probe != null) {
+                subscribers.add(probe.finish(appId, "catch-up", intervalMs, follower.upper(), options.runTimeout(),
+                    ConsensusReader.diffs(client, config.consensusTopic(), config.shard(), READ_TIMEOUT), model));
+            }
             SealCounts seals = new SealCounts(follower.seals(), follower.batches(), follower.parts(), read.blobs(),
                 jmx.get("blob-puts-total") instanceof Number n ? n.longValue() : -1);
             return new CatchUpFigures(mode.configName(), intervalMs, heap, plan.updates(), done, seconds, fromFirst,
                 usage, seals, read.snapshot(), jmx);
         }
+    }
+
+    /** What the subscribers of the mvsink runs so far measured, in order. */
+    List<SubscriberFigures> subscribers() {
+        return List.copyOf(subscribers);
     }
 
     private record SealAndSnapshot(long blobs, CatchUpFigures.SnapshotCheck snapshot) {

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -25,6 +26,7 @@ final class ConsensusFollower implements AutoCloseable {
     private final KafkaConsumer<String, byte[]> consumer;
     private final String topic;
     private final String shard;
+    private final Map<Long, Long> sealReadAtMs = new ConcurrentHashMap<>();
     private boolean assigned;
     private long upper;
     private long seals;
@@ -77,6 +79,7 @@ final class ConsensusFollower implements AutoCloseable {
             return;
         }
         upper = diff.getUpper();
+        sealReadAtMs.put(diff.getSeqno(), System.currentTimeMillis());
         seals++;
         batches += diff.getAdded().size();
         diff.getAdded().forEach(batch -> parts += batch.getParts().size());
@@ -96,6 +99,11 @@ final class ConsensusFollower implements AutoCloseable {
 
     long parts() {
         return parts;
+    }
+
+    /** The wall-clock ms when each seal (by seqno) was read: about when its transaction committed. */
+    Map<Long, Long> sealReadAtMs() {
+        return sealReadAtMs;
     }
 
     /** {@link System#nanoTime()} when the first append was read; -1 before. */

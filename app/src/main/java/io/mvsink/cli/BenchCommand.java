@@ -87,12 +87,18 @@ final class BenchCommand implements Callable<Integer> {
         description = "steady: seconds of an unmeasured run of the first mode before the measured ones (default ${DEFAULT-VALUE}).")
     long warmupSeconds;
 
+    @Option(names = "--subscribe",
+        description = "Also follow each mvsink run's shard from its first append with a subscriber (the reader API's "
+            + "Subscription, in the bench's JVM) and report the changes/s it delivered and its lag behind the sealed "
+            + "upper (from a seal's commit to its delivery) p50/p99/max; steady: checked against 2 batch intervals.")
+    boolean subscribe;
+
     @Override
     public Integer call() throws Exception {
         List<CoalescingMode> parsed = modes.stream().map(BenchCommand::mode).toList();
         if (scenario.equals("catch-up")) {
             return CatchUpBench.run(new CatchUpOptions(updates, partitions, threads, parsed, intervalMs, wideIntervalMs,
-                wideHeap, updatesPerProgress, skipReference, Duration.ofSeconds(runTimeoutSeconds), out));
+                wideHeap, updatesPerProgress, skipReference, Duration.ofSeconds(runTimeoutSeconds), out, subscribe));
         }
         if (scenario.equals("quiet")) {
             return QuietBench.run(durationSeconds, quietRate, partitions, threads, intervalMs, out);
@@ -100,7 +106,8 @@ final class BenchCommand implements Callable<Integer> {
         if (!scenario.equals("steady")) {
             throw new IllegalArgumentException("--scenario: unknown scenario '" + scenario + "' (steady, catch-up, quiet)");
         }
-        return Bench.run(new BenchOptions(durationSeconds, rate, partitions, threads, parsed, intervalMs, out, warmupSeconds));
+        return Bench.run(new BenchOptions(durationSeconds, rate, partitions, threads, parsed, intervalMs, out, warmupSeconds,
+            subscribe));
     }
 
     private static CoalescingMode mode(String name) {

@@ -5,11 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mvsink.read.Change;
 import io.mvsink.read.ResumeToken;
-import io.mvsink.read.Subscription;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A subscription as JSON lines: {@code {"row":…,"time":…,"diff":…}} per change (a snapshot's rows
@@ -17,7 +15,7 @@ import java.util.Map;
  * snapshot and after each seal, flushed with it. A reader that was killed drops the lines after
  * the last token line (an unfinished seal) and resumes with that token.
  */
-final class JsonLines implements Subscription.Listener {
+final class JsonLines implements SubscribeCommand.Output {
     private final ObjectMapper json = new ObjectMapper();
     private final PrintStream out;
 
@@ -26,9 +24,8 @@ final class JsonLines implements Subscription.Listener {
     }
 
     @Override
-    public void snapshot(long asOf, Map<String, Long> rows, ResumeToken token) {
-        rows.forEach((row, count) -> change(row, asOf, count));
-        token(token);
+    public void snapshot(long asOf, List<Change> rows, ResumeToken token) {
+        seal(rows, token);
     }
 
     @Override
@@ -51,6 +48,11 @@ final class JsonLines implements Subscription.Listener {
 
     private void token(ResumeToken token) {
         out.println("{\"token\":\"" + token + "\"}");
+        out.flush();
+    }
+
+    @Override
+    public void close() {
         out.flush();
     }
 }

@@ -8,7 +8,6 @@ import io.mvsink.consensus.ShardState;
 import io.mvsink.read.ResumeToken;
 import io.mvsink.read.ShardReader;
 import io.mvsink.read.Subscription;
-import java.io.PrintStream;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -21,10 +20,11 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 @Command(name = "subscribe", description = "Follows a shard: prints a snapshot as of a time (or resumes after a token), "
-    + "then each seal's changes, as JSON lines {\"row\",\"time\",\"diff\"} in time order, with a line "
-    + "{\"token\":\"<seqno>:<upper>\"} after the snapshot and after each seal. Runs until SIGTERM or Ctrl-C, then exits 0.")
+    + "then each seal's changes in time order, with a token after the snapshot and after each seal: as JSON lines "
+    + "{\"row\",\"time\",\"diff\"} and {\"token\":\"<seqno>:<upper>\"}, or (--format avro) as one Avro object "
+    + "container file of Change and Token records. Runs until SIGTERM or Ctrl-C, then exits 0.")
 final class SubscribeCommand implements Callable<Integer> {
-    /** The output formats; only json is implemented. */
+    /** The output formats: {@link JsonLines} and {@link AvroChanges}. */
     enum Format { json, avro }
 
     @Spec
@@ -40,8 +40,9 @@ final class SubscribeCommand implements Callable<Integer> {
         + "change above T; T must be at or above the shard's since and below its upper (default: everything sealed).")
     Long asOf;
 
-    @Option(names = "--resume", paramLabel = "TOKEN", description = "Continue after a token line of an earlier run "
-        + "(<seqno>:<upper>): no snapshot, every change from the token's upper on. Excludes --as-of.")
+    @Option(names = "--resume", paramLabel = "TOKEN", description = "Continue after a token (a token line or Token "
+        + "record) of an earlier run (<seqno>:<upper>): no snapshot, every change from the token's upper on. "
+        + "Excludes --as-of.")
     String resume;
 
     @Option(names = "--subject", description = "The registry subject whose latest schema rows are read into "
@@ -49,7 +50,10 @@ final class SubscribeCommand implements Callable<Integer> {
     String subject;
 
     @Option(names = "--format", paramLabel = "json|avro", defaultValue = "json",
-        description = "Output format: json (avro is not supported yet).")
+        description = "Output format (default ${DEFAULT-VALUE}): json, a JSON line per change and per token; or avro, "
+            + "stdout is one Avro object container file whose records are the union of Change {row: <the subject's "
+            + "schema>, time, diff} and Token {token}, flushed after each token (read it with Avro's DataFileStream "
+            + "or avro-tools tojson; if the subject gets a newer schema, it exits 1 naming the token to resume from).")
     Format format;
 
     /** When to stop: the signal handlers set it (tests in one JVM replace it). */
@@ -57,9 +61,6 @@ final class SubscribeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (format == Format.avro) {
-            throw new ParameterException(spec.commandLine(), "--format avro is not supported yet: use --format json");
-        }
         if (asOf != null && resume != null) {
             throw new ParameterException(spec.commandLine(), "--as-of and --resume exclude each other: a resume "
                 + "continues where its token left off");
@@ -69,19 +70,33 @@ final class SubscribeCommand implements Callable<Integer> {
         String name = shard != null ? shard : config.shard();
         String rows = subject != null ? subject : config.correctionsTopic() + "-value";
         BooleanSupplier stop = stopped != null ? stopped : Signals.stopOnTermOrInt();
-        PrintStream out = System.out;
         try (BlobStore blobs = Wiring.blobs(config);
              ShardReader reader = ShardReader.open(config.kafkaClientProps(), config.consensusTopic(), name, blobs,
                  Wiring.registry(config), rows, Duration.ofSeconds(60))) {
             ShardState state = reader.state();
             ShardPlacement.requireLocation(name, state.location(), blobs.location(), MvsinkConfig.BLOB_CONTAINER);
-            Subscription subscription = start(reader, state, token, new JsonLines(out));
-            while (!stop.getAsBoolean()) {
-                subscription.poll(Duration.ofMillis(500));
+            try (Output out = output(reader, rows)) {
+                Subscription subscription = start(reader, state, token, out);
+                while (!stop.getAsBoolean()) {
+                    subscription.poll(Duration.ofMillis(500));
+                }
+                System.err.println("subscribe: stopped after token " + subscription.position());
             }
-            System.err.println("subscribe: stopped after token " + subscription.position());
         }
         return ExitCodes.OK;
+    }
+
+    /** A subscription's printed form: what it has written is flushed after each token and on close. */
+    interface Output extends Subscription.Listener, AutoCloseable {
+        @Override
+        void close();
+    }
+
+    private Output output(ShardReader reader, String subject) {
+        if (format == Format.avro) {
+            return new AvroChanges(System.out, subject, reader.rowSchema());
+        }
+        return new JsonLines(System.out);
     }
 
     private Subscription start(ShardReader reader, ShardState state, ResumeToken token, Subscription.Listener out) {

@@ -6,6 +6,7 @@ import io.mvsink.consensus.ShardState;
 import io.mvsink.registry.SchemaRegistry;
 import java.time.Duration;
 import java.util.Map;
+import org.apache.avro.Schema;
 
 /**
  * A shard opened for reading: its state rebuilt from the consensus topic alone, its parts read
@@ -54,6 +55,11 @@ public final class ShardReader implements AutoCloseable {
     /** The shard's state as of the last read of the topic. */
     public ShardState state() {
         return follower.state();
+    }
+
+    /** The latest schema of the rows' subject now: what the next read reads rows (and {@link Change#record}s) into. */
+    public Schema rowSchema() {
+        return parts.rowSchema();
     }
 
     /** As {@link SnapshotReader#read}: net count per row of every update with {@code time <= asOf}. */

@@ -13,7 +13,9 @@ import java.util.List;
 import java.util.function.Predicate;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
 
 /**
  * Reads a shard's contents as of a time: the parts of every live batch (from a state rebuilt
@@ -41,6 +43,11 @@ public final class SnapshotReader {
         this.subject = subject;
     }
 
+    /** The latest schema of the subject now: what the next read reads rows into. */
+    public Schema rowSchema() {
+        return registry.latest(subject).schema();
+    }
+
     /**
      * Net count per row of every update with {@code time <= asOf}; rows with count 0 are left out.
      *
@@ -48,6 +55,19 @@ public final class SnapshotReader {
      * @throws UnreadablePartException if a part's schema id disagrees with its batch or the latest schema cannot read it
      */
     public Map<String, Long> read(ShardState state, long asOf) {
+        Map<String, Long> counts = new TreeMap<>();
+        rows(state, asOf).forEach(c -> counts.put(c.row(), c.diff()));
+        return counts;
+    }
+
+    /**
+     * As {@link #read}, with each row's record: one {@link Change} per row with a net count other
+     * than 0, at time {@code asOf} with the count as its diff, in row order.
+     *
+     * @throws IllegalArgumentException as {@link #read}
+     * @throws UnreadablePartException as {@link #read}
+     */
+    public List<Change> rows(ShardState state, long asOf) {
         if (asOf >= state.upper()) {
             throw new IllegalArgumentException("shard " + state.shard() + " is sealed below " + state.upper()
                 + "; as-of " + asOf + " is not readable yet (use a time below the upper)");
@@ -57,14 +77,33 @@ public final class SnapshotReader {
                 + state.since() + " (compaction may have advanced older times to it); as-of " + asOf
                 + " is below it (use a time at or above " + state.since() + ")");
         }
-        Map<String, Long> counts = new HashMap<>();
+        Map<String, Net> counts = new TreeMap<>();
         scan(state, batch -> batch.getLower() <= asOf, (row, time, diff) -> {
             if (time <= asOf) {
-                counts.merge(GenericData.get().toString(row), diff, Long::sum);
+                counts.computeIfAbsent(GenericData.get().toString(row), r -> new Net(copy(row))).diff += diff;
             }
         });
-        counts.values().removeIf(c -> c == 0);
-        return new TreeMap<>(counts);
+        List<Change> rows = new ArrayList<>();
+        counts.forEach((row, net) -> {
+            if (net.diff != 0) {
+                rows.add(new Change(row, asOf, net.diff, net.record));
+            }
+        });
+        return rows;
+    }
+
+    /** A row's record (a copy: the part reader reuses its own) and the sum of its diffs so far. */
+    private static final class Net {
+        private final GenericRecord record;
+        private long diff;
+
+        private Net(GenericRecord record) {
+            this.record = record;
+        }
+    }
+
+    private static GenericRecord copy(GenericRecord row) {
+        return GenericData.get().deepCopy(row.getSchema(), row);
     }
 
     /**
@@ -83,16 +122,23 @@ public final class SnapshotReader {
                 + "; [" + lower + ", " + upper + ") is not sealed yet");
         }
         new ResumeToken(0, lower).requireReadable(state);
-        Map<String, Map<Long, Long>> diffs = new HashMap<>();
+        Map<String, Map<Long, Net>> diffs = new HashMap<>();
         scan(state, batch -> overlaps(CoverCheck.range(List.of(batch)), lower, upper), (row, time, diff) -> {
             if (time >= lower && time < upper) {
-                diffs.computeIfAbsent(GenericData.get().toString(row), r -> new HashMap<>()).merge(time, diff, Long::sum);
+                Map<Long, Net> byTime = diffs.computeIfAbsent(GenericData.get().toString(row), r -> new HashMap<>());
+                Net net = byTime.get(time);
+                if (net == null) {
+                    // one copy per row: the row's other times share it
+                    net = new Net(byTime.isEmpty() ? copy(row) : byTime.values().iterator().next().record);
+                    byTime.put(time, net);
+                }
+                net.diff += diff;
             }
         });
         List<Change> changes = new ArrayList<>();
-        diffs.forEach((row, byTime) -> byTime.forEach((time, diff) -> {
-            if (diff != 0) {
-                changes.add(new Change(row, time, diff));
+        diffs.forEach((row, byTime) -> byTime.forEach((time, net) -> {
+            if (net.diff != 0) {
+                changes.add(new Change(row, time, net.diff, net.record));
             }
         }));
         changes.sort(Comparator.comparingLong(Change::time).thenComparing(Change::row));

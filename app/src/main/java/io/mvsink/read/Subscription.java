@@ -7,7 +7,6 @@ import io.mvsink.consensus.ShardState;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A shard followed seal by seal (from {@link ShardReader#subscribe} or {@link ShardReader#resume}).
@@ -35,8 +34,11 @@ public final class Subscription {
 
     /** Receives a subscription's output, on the thread that subscribes or polls. */
     public interface Listener {
-        /** The rows as of {@code asOf} with their net counts; {@code token} continues after it (upper {@code asOf + 1}). */
-        void snapshot(long asOf, Map<String, Long> rows, ResumeToken token);
+        /**
+         * The rows as of {@code asOf}, in row order, each a change at time {@code asOf} whose diff is the row's
+         * net count; {@code token} continues after it (upper {@code asOf + 1}).
+         */
+        void snapshot(long asOf, List<Change> rows, ResumeToken token);
 
         /** One seal's changes (or a catch-up's, over several seals), in time order; {@code token} continues after it. */
         void seal(List<Change> changes, ResumeToken token);
@@ -51,7 +53,7 @@ public final class Subscription {
 
     void start(long asOf) {
         ShardState state = follower.state();
-        Map<String, Long> rows = parts.read(state, asOf);
+        List<Change> rows = parts.rows(state, asOf);
         position = new ResumeToken(state.seqno(), asOf + 1);
         listener.snapshot(asOf, rows, position);
         catchUp(state);

@@ -19,6 +19,7 @@ import io.mvsink.read.Change;
 import io.mvsink.read.ResumeToken;
 import io.mvsink.read.ShardReader;
 import io.mvsink.read.Subscription;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -31,6 +32,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import org.apache.avro.file.DataFileStream;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -40,8 +44,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * settings of {@link BoundedStateIT}, a since lag of 30 s: a child JVM, on a busy machine, starts within it): a subscriber started as of a time in
  * the past sums, at every token, to the snapshot as of the token's upper; one stopped and resumed
  * from its last token, and a {@code mvsink subscribe} child killed with -9 and resumed from its last
- * printed token, print exactly what the uninterrupted one printed; a token the since has passed is
- * refused.
+ * printed token, print exactly what the uninterrupted one printed (and one with {@code --format avro}
+ * resumed from the same token writes the same changes); a token the since has passed is refused.
  */
 @ExtendWith(LocalStackExtension.class)
 class SubscribeIT {
@@ -83,6 +87,8 @@ class SubscribeIT {
                 // the child's restart is its pause; the resume must come before the since passes the token
                 CliSubscriber resumed = CliSubscriber.start(sink, "resumed",
                     List.of("--resume", lastToken(beforeKill)));
+                CliSubscriber resumedAvro = CliSubscriber.start(sink, "resumed-avro",
+                    List.of("--resume", lastToken(beforeKill), "--format", "avro"));
                 // while the second subscriber is away the shard seals, merges and rolls up (20 appends a rollup)
                 runner.run(200, 3_000, Long.MAX_VALUE, INTERVAL_MS, n -> { });
                 Collector rest = new Collector(false);
@@ -91,8 +97,10 @@ class SubscribeIT {
                     long end = runner.sealThrough(INTERVAL_MS);
                     sink.awaitUpper(end);
                     await().atMost(Duration.ofSeconds(90)).until(() -> whole.reached(end) && rest.reached(end)
-                        && resumed.reached(end));
+                        && resumed.reached(end) && resumedAvro.reached(end));
                     List<String> afterKill = resumed.stop();
+                    assertEquals(cliLines(afterKill, end), cliLines(resumedAvro.stop(), end),
+                        "--format avro from the same token: the same changes as the JSON lines");
 
                     assertNull(whole.failure, "uninterrupted subscriber");
                     List<String> expected = lines(whole.changes, end);
@@ -223,8 +231,8 @@ class SubscribeIT {
         }
 
         @Override
-        public void snapshot(long asOf, Map<String, Long> rows, ResumeToken token) {
-            rows.forEach((row, count) -> add(new Change(row, asOf, count)));
+        public void snapshot(long asOf, List<Change> rows, ResumeToken token) {
+            rows.forEach(this::add);
             reached(token);
         }
 
@@ -312,16 +320,19 @@ class SubscribeIT {
         private final Process process;
         private final Path out;
         private final Path log;
+        private final boolean avro;
 
-        private CliSubscriber(Process process, Path out, Path log) {
+        private CliSubscriber(Process process, Path out, Path log, boolean avro) {
             this.process = process;
             this.out = out;
             this.log = log;
+            this.avro = avro;
         }
 
         static CliSubscriber start(SinkHarness sink, String tag, List<String> args) throws IOException {
             Path dir = Files.createDirectories(Path.of("target", "child-apps"));
-            Path out = dir.resolve(sink.name + "-subscribe-" + tag + ".jsonl");
+            boolean avro = args.contains("avro");
+            Path out = dir.resolve(sink.name + "-subscribe-" + tag + (avro ? ".avro" : ".jsonl"));
             List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), "io.mvsink.cli.Main", "subscribe"));
@@ -329,15 +340,34 @@ class SubscribeIT {
             command.addAll(args);
             Path log = dir.resolve(sink.name + "-subscribe-" + tag + ".log");
             Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(log.toFile()).start();
-            return new CliSubscriber(process, out, log);
+            return new CliSubscriber(process, out, log, avro);
         }
 
         List<String> printed() {
             try {
-                return Files.readAllLines(out);
+                return avro ? avroLines(Files.readAllBytes(out)) : Files.readAllLines(out);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+        }
+
+        /** The Avro records as the JSON lines they stand for, up to a block still being written. */
+        private static List<String> avroLines(byte[] bytes) {
+            List<String> lines = new ArrayList<>();
+            if (bytes.length == 0) {
+                return lines;
+            }
+            try (DataFileStream<GenericRecord> file = new DataFileStream<>(new ByteArrayInputStream(bytes),
+                    new GenericDatumReader<>())) {
+                while (file.hasNext()) {
+                    GenericRecord r = file.next();
+                    lines.add(r.getSchema().getName().equals("Token") ? "{\"token\":\"" + r.get("token") + "\"}"
+                        : "{\"row\":" + r.get("row") + ",\"time\":" + r.get("time") + ",\"diff\":" + r.get("diff") + "}");
+                }
+            } catch (IOException | RuntimeException e) {
+                // a cut-off last block: what was read before it stands
+            }
+            return lines;
         }
 
         long tokens() {

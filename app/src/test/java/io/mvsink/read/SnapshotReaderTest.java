@@ -141,11 +141,11 @@ class SnapshotReaderTest {
                 update(schemaId, TOY, 1500, 2), update(schemaId, GAME, 1100, 1), update(schemaId, GAME, 1100, -1))),
             shard.build(1, 1000, 2000, List.of(update(schemaId, BOOK, 1999, 3), update(schemaId, BOOK, 1000, 1))));
 
-        assertEquals(List.of(new Change(json(BOOK), 10, 1)), reader.changes(state, 0, 1000));
-        assertEquals(List.of(new Change(json(BOOK), 1000, 1), new Change(json(BOOK), 1200, -1),
-                new Change(json(TOY), 1500, 3), new Change(json(BOOK), 1999, 3)),
+        assertEquals(List.of(change(BOOK, 10, 1)), reader.changes(state, 0, 1000));
+        assertEquals(List.of(change(BOOK, 1000, 1), change(BOOK, 1200, -1),
+                change(TOY, 1500, 3), change(BOOK, 1999, 3)),
             reader.changes(state, 1000, 2000), "GAME's insert and retraction at one time cancel");
-        assertEquals(List.of(new Change(json(BOOK), 1200, -1)), reader.changes(state, 1001, 1500));
+        assertEquals(List.of(change(BOOK, 1200, -1)), reader.changes(state, 1001, 1500));
     }
 
     @Test
@@ -161,7 +161,7 @@ class SnapshotReaderTest {
         state.apply(shard.compaction(3, a0, a1, b0, b1));
 
         assertEquals(1, state.batches().size());
-        assertEquals(List.of(new Change(json(BOOK), 1500, -1), new Change(json(GAME), 1600, 1)), before);
+        assertEquals(List.of(change(BOOK, 1500, -1), change(GAME, 1600, 1)), before);
         assertEquals(before, reader.changes(state, 1000, 2000), "the seal's own batches are gone; the merge holds it");
     }
 
@@ -176,7 +176,7 @@ class SnapshotReaderTest {
             () -> reader.changes(state, 500, 1000));
         assertTrue(below.getMessage().contains("since of shard orders, 500"), below.getMessage());
         assertThrows(IllegalArgumentException.class, () -> reader.changes(state, 501, 1001));
-        assertEquals(List.of(new Change(json(BOOK), 600, 1)), reader.changes(state, 501, 1000));
+        assertEquals(List.of(change(BOOK, 600, 1)), reader.changes(state, 501, 1000));
     }
 
     @Test
@@ -226,5 +226,9 @@ class SnapshotReaderTest {
 
     private static String json(GenericRecord row) {
         return GenericData.get().toString(row);
+    }
+
+    private static Change change(GenericRecord row, long time, long diff) {
+        return new Change(json(row), time, diff, row);
     }
 }

@@ -36,8 +36,8 @@ class SubscriptionTest {
     private final List<String> out = new ArrayList<>();
     private final Subscription.Listener listener = new Subscription.Listener() {
         @Override
-        public void snapshot(long asOf, Map<String, Long> rows, ResumeToken token) {
-            rows.forEach((row, count) -> out.add(row + " " + asOf + " " + count));
+        public void snapshot(long asOf, List<Change> rows, ResumeToken token) {
+            rows.forEach(c -> out.add(c.row() + " " + asOf + " " + c.diff()));
             out.add(token.toString());
         }
 
