@@ -209,7 +209,7 @@ class SnapshotReaderTest {
                 inlineReader.read(inlining.state, 999));
             assertEquals(Map.of(json(inV2(GAME, "eu")), 1L), inlineReader.read(inlining.state, 1999),
                 "the inline retractions, one under each version, cancel the blob batch's and the inline batch's rows");
-            assertEquals(List.of(new Change(json(inV2(BOOK, "none")), 1500, -100), new Change(json(inV2(TOY, "none")), 1600, -1)),
+            assertEquals(List.of(change(inV2(BOOK, "none"), 1500, -100), change(inV2(TOY, "none"), 1600, -1)),
                 inlineReader.changes(inlining.state, 1000, 2000));
             assertTrue(inlining.state.referencedBlobs().stream().noneMatch(String::isEmpty), "inline parts are no blobs");
             assertEquals(small.getParts().stream().mapToLong(Part::getBytes).sum()
