@@ -59,6 +59,9 @@ class SubscribeIT {
         props.put(MvsinkConfig.PUNCTUATE_INTERVAL_MS, "20");
         props.put(MvsinkConfig.COMPACTION_SINCE_LAG_MS, "30000");
         props.put(MvsinkConfig.ROLLUP_APPENDS, "20");
+        // tiny batches stay inline, and compaction merges them into a blob once they total 1 KiB (the default
+        // 128 KiB may not be reached within the test, and then nothing is compacted)
+        props.put(MvsinkConfig.INLINE_MERGE_BYTES, "1024");
         props.put(MvsinkConfig.GC_GRACE_MS, "32000");
         props.put(MvsinkConfig.GC_INTERVAL_MS, "5000");
         props.put(MvsinkConfig.RECONTRIBUTE_TIMEOUT_MS, "4000");
