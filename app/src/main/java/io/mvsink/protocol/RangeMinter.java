@@ -11,9 +11,11 @@ import org.slf4j.LoggerFactory;
  * a range (one batch per range, one blob write per part).
  *
  * <p>The next range is minted once every local task has handed off the previous one and no
- * builder of the shard is still writing ({@code idle}): while one range is in flight, the tasks'
- * frontiers run on, so behind a backlog the next range covers everything they closed meanwhile;
- * at a steady rate it is one interval and seal latency does not grow. A range ends at
+ * builder of a minted range is still writing ({@code idle}): while one range is in flight, the
+ * tasks' frontiers run on, so behind a backlog the next range covers everything they closed
+ * meanwhile; at a steady rate it is one interval and seal latency does not grow. Builders of a
+ * joiner's copies ({@link Contributor}'s pieces, not minted here) do not hold minting back: after
+ * a kill, the tasks that stayed would otherwise wait for every piece to be written, one blob each. A range ends at
  * {@link GridCuts#cut} of the window from the last minted upper to the smallest closed frontier of
  * the local tasks, narrowed while the tasks' buffered bytes in it exceed the target (a part set
  * stays bounded). A task that is below the minted sequence (a late joiner, a rewind) contributes
@@ -54,7 +56,7 @@ public final class RangeMinter {
      * yet (another local task has not handed off the last range, a builder is still writing, or no
      * interval closed for every local task since). Records where the task stands in {@code tasks}.
      *
-     * @param idle no builder of the shard in this JVM is open or writing
+     * @param idle no builder of a range minted here ({@link #minted}) is open or writing in this JVM
      */
     public Optional<Range> next(Participants tasks, Ask ask, boolean idle) {
         tasks.asked(ask.partition(), ask.lower(), ask.closedUpTo());
@@ -67,6 +69,15 @@ public final class RangeMinter {
             mint(tasks);
         }
         return mintedAt(ask.lower());
+    }
+
+    /**
+     * Whether a builder of {@code [lower, upper)} holds (the rest of) a range minted here and not yet
+     * sealed: only such a builder makes the minter wait ({@code idle} in {@link #next}).
+     */
+    public boolean minted(long lower, long upper) {
+        var at = minted.floorEntry(lower);
+        return at != null && at.getValue() == upper;
     }
 
     /** The minted range containing {@code lower}, from {@code lower}; below the sequence, up to its start. */

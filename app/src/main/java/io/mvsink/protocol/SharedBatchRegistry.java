@@ -175,7 +175,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
                 return ask.lower() < ask.closedUpTo()
                     ? Optional.of(new Range(ask.lower(), ask.closedUpTo())) : Optional.empty();
             }
-            return local.minter().next(local.tasks(), ask, idle(shard));
+            return local.minter().next(local.tasks(), ask, idle(shard, local.minter()));
         }
     }
 
@@ -404,10 +404,13 @@ public final class SharedBatchRegistry implements AutoCloseable {
 
     // ---- under the lock ----
 
-    /** No builder of the shard is open or writing: the last minted range is handed off to storage. */
-    private boolean idle(String shard) {
+    /**
+     * No builder of a range the shard's minter minted is open or writing: the last minted range is
+     * handed off to storage. A joiner's copies (pieces of their own) do not count (issue 12 item 13).
+     */
+    private boolean idle(String shard, RangeMinter minter) {
         for (SharedBuilder b : live) {
-            if (b.key.shard().equals(shard) && b.state().writing()) {
+            if (b.key.shard().equals(shard) && b.state().writing() && minter.minted(b.key.lower(), b.key.upper())) {
                 return false;
             }
         }

@@ -120,6 +120,33 @@ class ContributorTest {
         assertEquals(2 * UPDATES, reads.stream().mapToInt(Integer::intValue).sum(), "every update read once");
     }
 
+    /**
+     * Issue 12 item 13: a task that joins after a kill contributes everything not sealed again in
+     * one-interval pieces, each a batch of its own. The tasks that stayed must get their next
+     * minted range while those pieces are still being written: the minter waited for every builder
+     * of the shard, so after a kill the shard sealed nothing until the last piece was in storage
+     * (tens of seconds of blob writes behind a copy of 32 intervals and more).
+     */
+    @Test
+    void shouldMintTheNextRangeForTheTasksThatStayedWhileAJoinersCopiesAreWritten() {
+        registry = new SharedBatchRegistry(CoalescingMode.BARRIER, blobs, schemas, new PartEncoder("null", 1),
+            time, 1_000, 1 << 20, 1);
+        registry.addShard(new ShardSink("s", "s/", "test-consensus/s", metrics), new RangeMinter(W, 1 << 20));
+        buffered.add(TestUpdates.update(schemaId, TestUpdates.row(1, "c", 1), 1, 1));
+        Contributor stayed = new Contributor(registry, "s", 0, W, 60_000, time, metrics, BufferedBytes.NONE, 0, 0);
+        Contributor joiner = new Contributor(registry, "s", 1, W, 60_000, time, metrics, BufferedBytes.NONE, 0, 8 * W);
+        blobs.hold();
+        joiner.contribute(0, 8 * W, this::read);
+        assertEquals(8 * W, joiner.handedOffUpTo(), "the joiner handed off its copies");
+        time.sleep(1_000);
+        registry.tick(); // the pieces' barriers time out: eight builders of the shard are writing (held)
+        await().atMost(Duration.ofSeconds(10)).until(() -> blobs.writesStarted() == 1);
+
+        stayed.contribute(0, 8 * W, this::read);
+
+        assertEquals(8 * W, stayed.handedOffUpTo(), "the task that stayed got [0, 8 s) minted while the copies wait");
+    }
+
     private void start(long maxQueuedBytes) {
         registry = new SharedBatchRegistry(CoalescingMode.NONE, blobs, schemas, new PartEncoder("null", 1),
             time, 1_000, maxQueuedBytes, 1);
