@@ -116,7 +116,7 @@ public final class MvsinkApp implements AutoCloseable {
             throw e;
         }
         deps.batches().addShard(new ShardSink(config.shard(), config.blobPrefix(), config.blobOwner(),
-            deps.metrics(), inlineMaxBytes(partitions)), new RangeMinter(config.batchIntervalMs(), config.getLong(MvsinkConfig.RANGE_TARGET_BYTES)));
+            deps.metrics(), inlineMaxBytes(config.inlineMaxBytes(), partitions)), new RangeMinter(config.batchIntervalMs(), config.getLong(MvsinkConfig.RANGE_TARGET_BYTES)));
         SinkContext sink = new SinkContext(config.shard(), config.correctionsTopic() + "-value",
             config.batchIntervalMs(), partitions, config.getLong(MvsinkConfig.PUNCTUATE_INTERVAL_MS),
             config.getLong(MvsinkConfig.RECONTRIBUTE_TIMEOUT_MS),
@@ -163,14 +163,13 @@ public final class MvsinkApp implements AutoCloseable {
             MvsinkConfig.BLOB_CONTAINER);
     }
 
-    /** The appender's upkeep: merges on this app's own compactor thread, rollups, since, the GC grace. */
     /**
      * The inline limit per batch, capped so that one inline batch per partition (the most one
      * append can add) stays within {@link #INLINE_BYTES_PER_APPEND}: a diff must fit the consensus
-     * topic's max.message.bytes (1 MiB by default).
+     * topic's max.message.bytes (1 MiB by default). 0 (inline off) stays 0; past
+     * {@code INLINE_BYTES_PER_APPEND} partitions the cap rounds down to 0 and turns inline off.
      */
-    private long inlineMaxBytes(int partitions) {
-        long configured = config.inlineMaxBytes();
+    static long inlineMaxBytes(long configured, int partitions) {
         long capped = Math.min(configured, INLINE_BYTES_PER_APPEND / Math.max(1, partitions));
         if (capped < configured) {
             LOG.info("{}={} capped at {} bytes per batch for {} partitions (at most {} inline bytes per append)",
@@ -179,6 +178,7 @@ public final class MvsinkApp implements AutoCloseable {
         return capped;
     }
 
+    /** The appender's upkeep: merges on this app's own compactor thread, rollups, since, the GC grace. */
     private SinkContext.Upkeep upkeep() {
         BatchMerge merge = null;
         if (config.getBoolean(MvsinkConfig.COMPACTION_ENABLED)) {

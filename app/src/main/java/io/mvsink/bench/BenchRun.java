@@ -88,7 +88,8 @@ final class BenchRun {
             long processed = app.metrics().updates();
 
             long upper = runner.sealThrough(config.batchIntervalMs());
-            ShardState state = awaitSeal(config, client, upper, progress, runner);
+            ShardState state = awaitSeal(config, client, upper, SEAL_TIMEOUT,
+                () -> progress.print(runner.sent(), "sealing"));
             progress.done();
             long blobWrites = deps.blobs().writeRequests() - blobsBefore;
             List<StateDiff> diffs = ConsensusReader.diffs(client, config.consensusTopic(), config.shard(),
@@ -157,9 +158,13 @@ final class BenchRun {
         }
     }
 
-    private static ShardState awaitSeal(MvsinkConfig config, Map<String, Object> client, long upper,
-                                        Progress progress, WorkloadRunner runner) throws InterruptedException {
-        long deadline = System.nanoTime() + SEAL_TIMEOUT.toNanos();
+    /**
+     * Reads the shard's consensus state every 500 ms until it is sealed through {@code upper} and returns it;
+     * {@code whileWaiting} runs before each wait (progress output). Fails after {@code timeout}.
+     */
+    static ShardState awaitSeal(MvsinkConfig config, Map<String, Object> client, long upper, Duration timeout,
+                                Runnable whileWaiting) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             ShardState state = ConsensusReader.read(client, config.consensusTopic(), config.shard(), Duration.ofSeconds(30));
             if (state.upper() >= upper) {
@@ -167,9 +172,9 @@ final class BenchRun {
             }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("bench: shard " + config.shard() + " not sealed through " + upper
-                    + " within " + SEAL_TIMEOUT + " (upper " + state.upper() + ")");
+                    + " within " + timeout + " (upper " + state.upper() + ")");
             }
-            progress.print(runner.sent(), "sealing");
+            whileWaiting.run();
             Thread.sleep(500);
         }
     }

@@ -4,7 +4,6 @@ import io.mvsink.MvsinkApp;
 import io.mvsink.Wiring;
 import io.mvsink.batch.CoalescingMode;
 import io.mvsink.config.MvsinkConfig;
-import io.mvsink.consensus.ConsensusReader;
 import io.mvsink.consensus.ShardState;
 import io.mvsink.local.LocalStack;
 import io.mvsink.local.LocalStackLauncher;
@@ -147,7 +146,8 @@ public final class QuietBench {
                 Thread.sleep(10_000);
             }
             long sent = producing.join();
-            ShardState state = awaitSeal(config, client, runner.sealThrough(config.batchIntervalMs()));
+            ShardState state = BenchRun.awaitSeal(config, client, runner.sealThrough(config.batchIntervalMs()),
+                SEAL_TIMEOUT, () -> { });
             Map<String, Long> model = new TreeMap<>();
             workload.model().forEach((row, count) -> model.put(GenericData.get().toString(row), count));
             boolean equal = new SnapshotReader(deps.blobs(), deps.registry(), subject)
@@ -155,22 +155,6 @@ public final class QuietBench {
             return new Figures(label, config.inlineMaxBytes(), sent, m.appends(), m.partsWritten(),
                 deps.blobs().writeRequests() - putsBefore, m.compactions(), m.consensusBytes(), state.inlineBytes(),
                 equal);
-        }
-    }
-
-    private static ShardState awaitSeal(MvsinkConfig config, Map<String, Object> client, long upper)
-        throws InterruptedException {
-        long deadline = System.nanoTime() + SEAL_TIMEOUT.toNanos();
-        while (true) {
-            ShardState state = ConsensusReader.read(client, config.consensusTopic(), config.shard(), Duration.ofSeconds(30));
-            if (state.upper() >= upper) {
-                return state;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("bench: shard " + config.shard() + " not sealed through " + upper
-                    + " within " + SEAL_TIMEOUT + " (upper " + state.upper() + ")");
-            }
-            Thread.sleep(500);
         }
     }
 

@@ -2,6 +2,7 @@ package io.mvsink.compact;
 
 import io.mvsink.avro.Batch;
 import io.mvsink.consensus.CoverCheck;
+import io.mvsink.consensus.ShardState;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -99,7 +100,7 @@ public final class CompactionPolicy {
         long inline = 0;
         for (int j = runs.size() - 1; j >= 0 && inlineOnly(runs.get(j)); j--) {
             held++;
-            inline += runs.get(j).batches().stream().mapToLong(CompactionPolicy::inlineBytes).sum();
+            inline += runs.get(j).batches().stream().mapToLong(ShardState::inlineBytes).sum();
         }
         boolean hold = inline > 0 && inline < inlineMergeBytes && held < MAX_HELD_RUNS;
         return hold ? held : 0;
@@ -107,10 +108,6 @@ public final class CompactionPolicy {
 
     private static boolean inlineOnly(Run run) {
         return run.batches().stream().allMatch(b -> b.getParts().stream().allMatch(p -> p.getInline() != null));
-    }
-
-    private static long inlineBytes(Batch batch) {
-        return batch.getParts().stream().mapToLong(p -> p.getInline() == null ? 0 : p.getInline().remaining()).sum();
     }
 
     private static Optional<List<Batch>> pickAmong(List<Run> runs, long maxBatchBytes) {

@@ -29,8 +29,9 @@ import org.apache.avro.io.DecoderFactory;
  *
  * <p>A part whose metadata does not carry the schema id its batch names, or whose writer schema
  * the target cannot read, is an {@link UnreadablePartException}; a file that is not a readable
- * Avro container is an {@link UncheckedIOException}. Both name the part. Not thread-safe (the
- * reader reuses its records).
+ * Avro container, or inline bytes that end inside an update, is an {@link UncheckedIOException}.
+ * Both name the part. What {@link Updates} throws reaches the caller unwrapped. Not thread-safe
+ * (the reader reuses its records).
  */
 public final class PartReader {
     private final SubjectVersion target;
@@ -72,23 +73,24 @@ public final class PartReader {
         ByteBuffer bytes = inline.duplicate();
         BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes.array(),
             bytes.arrayOffset() + bytes.position(), bytes.remaining(), null);
+        long read = 0;
+        for (GenericRecord update = next(datum, null, decoder, where); update != null;
+             update = next(datum, update, decoder, where)) {
+            read++;
+            updates.accept((GenericRecord) update.get("row"), (Long) update.get("time"), (Long) update.get("diff"));
+        }
+        if (read != part.getUpdates()) {
+            throw new UnreadablePartException(where + " holds " + read + " updates but says " + part.getUpdates());
+        }
+    }
+
+    /** The next update of an inline part, or null at its end; what {@code updates} throws is not caught here. */
+    private static GenericRecord next(GenericDatumReader<GenericRecord> datum, GenericRecord reuse,
+                                      BinaryDecoder decoder, String where) {
         try {
-            GenericRecord update = null;
-            long read = 0;
-            while (!decoder.isEnd()) {
-                update = datum.read(update, decoder);
-                read++;
-                updates.accept((GenericRecord) update.get("row"), (Long) update.get("time"), (Long) update.get("diff"));
-            }
-            if (read != part.getUpdates()) {
-                throw new UnreadablePartException(where + " holds " + read + " updates but says "
-                    + part.getUpdates());
-            }
-        } catch (IOException | RuntimeException e) {
-            if (e instanceof UnreadablePartException u) {
-                throw u;
-            }
-            throw new UncheckedIOException("cannot read " + where, e instanceof IOException io ? io : new IOException(e));
+            return decoder.isEnd() ? null : datum.read(reuse, decoder);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + where, e);
         }
     }
 

@@ -256,6 +256,17 @@ class BatchMergerTest {
     }
 
     @Test
+    void shouldFailClearlyWhenASumOverflowsInAnInlineBatch() {
+        Batch first = batch(0, 1000, List.of(update(v1, BOOK, 10, Long.MAX_VALUE)), 0);
+        Batch second = inlineBatch(1000, 2000, List.of(update(v1, BOOK, 1010, 1)), 0);
+
+        ArithmeticException e = assertThrows(ArithmeticException.class,
+            () -> merger(1 << 20).merge(SHARD, 1, List.of(first, second), 2000));
+
+        assertTrue(e.getMessage().contains("shard orders [0, 2000)"), e.getMessage());
+    }
+
+    @Test
     void shouldMoveInlineDataIntoBlobsWhenItMerges() {
         Batch blob = batch(0, 1000, List.of(update(v1, BOOK, 10, 1), update(v1, TOY, 20, 1)), 0);
         int v2 = registry.register(SUBJECT, V2);
