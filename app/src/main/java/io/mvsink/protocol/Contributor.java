@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Nothing leaves the task's buffer before the consensus topic shows it sealed, so the task can
  * always contribute again: from the sealed upper when it starts, when a batch holding its
- * contribution failed or its owner left the JVM, and when a contribution is not sealed within
+ * contribution failed or another of its participants left the JVM, and when a contribution is not sealed within
  * {@code recontribute.timeout.ms} (its batch may have been lost with another task's aborted
  * transaction). Copies are harmless: the appender's exact cover uses one.
  */
@@ -133,14 +133,14 @@ public final class Contributor {
 
     /**
      * The punctuation's work: answers finished batches in range order (reporting those it owns),
-     * contributes again where a batch failed, its owner left, or nothing sealed for too long, then
+     * contributes again where a batch failed, a participant left, or nothing sealed for too long, then
      * contributes what is due.
      */
     public void tick(long sealed, long closed, Buffer buffer, Reporter reporter) {
         metrics.sealProgress().observed(partition, sealed, closed, time.milliseconds());
         registry.tick();
         pollHandles(reporter);
-        recontributeIfOwnerLeft(sealed);
+        recontributeIfParticipantLeft(sealed);
         recontributeIfStuck(sealed);
         contribute(sealed, closed, buffer);
     }
@@ -256,15 +256,16 @@ public final class Contributor {
     }
 
     /**
-     * Contributes again at once when the owner of a batch holding this task's contribution left the
-     * JVM before its report was known to commit (its other participants would otherwise wait for
+     * Contributes again at once when another participant of a batch holding this task's
+     * contribution left the JVM before the batch was known to be sealed (see
+     * {@link SharedBatchRegistry#deregister}; this task would otherwise wait for
      * {@code recontribute.timeout.ms}).
      */
-    private void recontributeIfOwnerLeft(long sealed) {
+    private void recontributeIfParticipantLeft(long sealed) {
         registry.takeRestart(shard, partition).filter(r -> r.upper() > sealed).ifPresent(r -> {
             long from = Math.max(r.lower(), sealed);
             if (from < position.lower()) {
-                LOG.info("partition {}: the owner of the batch of [{}, {}) left, contributing again from {}", partition,
+                LOG.info("partition {}: a participant of the batch of [{}, {}) left, contributing again from {}", partition,
                     r.lower(), r.upper(), from);
                 restartFrom(from);
             }

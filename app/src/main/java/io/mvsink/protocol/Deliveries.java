@@ -9,10 +9,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * One shard's recently delivered batches: who owns each and who else contributed to it. When an
- * owner's task leaves the JVM (closed, migrated, its thread replaced), its report may never commit,
- * and the other participants, told {@link Outcome.Covered}, would wait for a seal that does not
- * come until {@code recontribute.timeout.ms}; they are told to contribute the range again at once.
+ * One shard's recently delivered batches: who owns each and who else contributed to it. When a
+ * participant's task leaves the JVM (closed, migrated, its thread replaced), the other participants
+ * would wait for a seal that may not come until {@code recontribute.timeout.ms}: the owner's report
+ * may never commit, and a batch holding a partition that now has a new owner elsewhere can
+ * conflict with that owner's copies in every exact cover. They are told to contribute the range
+ * again at once.
  * A copy is harmless (the appender uses one), so a report that did commit costs only the copy.
  * Bounded: the oldest deliveries are forgotten first (a seal long past them made them moot, and the
  * timeout still covers any that is not). Guarded by the registry's lock.
@@ -34,19 +36,29 @@ final class Deliveries {
         }
     }
 
-    /** {@code owner}'s task left: every delivery it owned makes its other (still local) participants restart. */
-    void ownerLeft(int owner, Collection<Integer> local) {
+    /**
+     * {@code partition}'s task left: every delivery it took part in (as owner or not) makes its
+     * other still-local participants restart. Its owner's report may never commit; and where the
+     * partition's next owner contributes the range again elsewhere, a batch holding it both here
+     * and there can conflict with that copy in every exact cover, until the others contribute
+     * again without it.
+     */
+    void participantLeft(int partition, Collection<Integer> local) {
         for (Iterator<Delivery> it = recent.iterator(); it.hasNext(); ) {
             Delivery d = it.next();
-            if (d.owner() != owner) {
-                continue;
+            if (d.participants().contains(partition)) {
+                it.remove();
+                restartOthers(partition, d.participants(), new Range(d.lower(), d.upper()), local);
             }
-            it.remove();
-            for (int p : d.participants()) {
-                if (p != owner && local.contains(p)) {
-                    restarts.merge(p, new Range(d.lower(), d.upper()),
-                        (a, b) -> new Range(Math.min(a.lower(), b.lower()), Math.max(a.upper(), b.upper())));
-                }
+        }
+    }
+
+    /** {@code left}'s task left a batch not delivered yet: its other still-local participants restart. */
+    void restartOthers(int left, Collection<Integer> participants, Range range, Collection<Integer> local) {
+        for (int p : participants) {
+            if (p != left && local.contains(p)) {
+                restarts.merge(p, range,
+                    (a, b) -> new Range(Math.min(a.lower(), b.lower()), Math.max(a.upper(), b.upper())));
             }
         }
     }

@@ -200,10 +200,12 @@ public final class SharedBatchRegistry implements AutoCloseable {
     }
 
     /**
-     * A task of the shard left this JVM (barriers stop waiting for it). The batches it owned may
-     * never be reported (its transaction may not commit): their other local participants are told
-     * to contribute those ranges again at once ({@link #takeRestart}), instead of waiting for
-     * {@code recontribute.timeout.ms}.
+     * A task of the shard left this JVM (barriers stop waiting for it). The other local
+     * participants of every batch it took part in that is not known to be sealed (delivered
+     * recently, or still live) are told to contribute those ranges again at once
+     * ({@link #takeRestart}), instead of waiting for {@code recontribute.timeout.ms}: a batch it
+     * owned may never be reported, and one that holds its partition may conflict with the copies
+     * its next owner contributes elsewhere (issue 12 item 13; see {@link Deliveries}).
      */
     public void deregister(String shard, int partition) {
         synchronized (lock) {
@@ -212,7 +214,13 @@ public final class SharedBatchRegistry implements AutoCloseable {
                 return; // the shard's app closed first
             }
             local.tasks().leave(partition);
-            local.deliveries().ownerLeft(partition, local.tasks().partitions());
+            local.deliveries().participantLeft(partition, local.tasks().partitions());
+            for (SharedBuilder b : live) {
+                if (b.key.shard().equals(shard) && b.hasJoined(partition) && b.state() != SharedBuilder.State.FAILED) {
+                    local.deliveries().restartOthers(partition, b.partitions(),
+                        new Range(b.key.lower(), b.key.upper()), local.tasks().partitions());
+                }
+            }
             closeSatisfiedBarriers(shard);
         }
     }

@@ -48,9 +48,9 @@
  *       drops a batch a live participant waits for ({@code SharedBuilder.retire}).</li>
  *   <li>A copy of a range that may have been contributed before with other boundaries is cut at
  *       every grid point, so it fits any earlier batch in an exact cover ({@code Contributor.pieceEnd}).</li>
- *   <li>A task whose batch failed, whose batch's owner left the JVM, or whose contribution waited
+ *   <li>A task whose batch failed, one of whose batch's other participants left the JVM, or whose contribution waited
  *       {@code recontribute.timeout.ms} contributes again from there; nothing leaves its buffer
- *       before it is sealed, so it always can ({@code Contributor.tick}, {@code Deliveries.ownerLeft}).</li>
+ *       before it is sealed, so it always can ({@code Contributor.tick}, {@code SharedBatchRegistry.deregister}).</li>
  *   <li>The appender seals only an exact cover from the sealed upper, one batch per range and
  *       partition, none older than the GC's bound ({@link io.mvsink.protocol.SealCover#find};
  *       the age bound in {@code topology.AppenderProcessor#seal}).</li>

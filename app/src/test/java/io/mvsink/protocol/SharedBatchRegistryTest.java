@@ -411,15 +411,55 @@ class SharedBatchRegistryTest {
         assertInstanceOf(Outcome.Report.class, outcomeOf(owner));
         assertInstanceOf(Outcome.Covered.class, outcomeOf(covered));
         assertInstanceOf(Outcome.Covered.class, outcomeOf(other));
-        assertEquals(Optional.empty(), registry.takeRestart(ORDERS, 1), "the owner is still here");
+        assertEquals(Optional.empty(), registry.takeRestart(ORDERS, 1), "every participant is still here");
 
-        registry.deregister(ORDERS, 2); // a participant that did not own it leaves: nothing to do
-        assertEquals(Optional.empty(), registry.takeRestart(ORDERS, 1));
         registry.deregister(ORDERS, 0); // the owner leaves before its report is known to commit
 
         assertEquals(Optional.of(new Range(0, 1000)), registry.takeRestart(ORDERS, 1));
         assertEquals(Optional.empty(), registry.takeRestart(ORDERS, 1), "taken once");
-        assertEquals(Optional.empty(), registry.takeRestart(ORDERS, 2), "partition 2 left too");
+        assertEquals(Optional.of(new Range(0, 1000)), registry.takeRestart(ORDERS, 2));
+    }
+
+    /**
+     * Issue 12 item 13: a participant that is not the owner leaves. Its partition's next owner (in
+     * another JVM) contributes the range again in batches with other partitions, and the batch it
+     * left holds the partition too: where the appender needs both (each is the only one holding
+     * some partition) they conflict, and no exact cover exists until the others here contribute
+     * again without it. Before, only the owner's leaving told them; the rest waited for
+     * {@code recontribute.timeout.ms}.
+     */
+    @Test
+    void shouldTellTheOtherParticipantsToContributeAgainWhenAParticipantThatDidNotOwnTheBatchLeaves() {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        registerAll(ORDERS, 3);
+        Handle owner = contribute(ORDERS, 0, 0, 1000, 2);
+        contribute(ORDERS, 1, 0, 1000, 2);
+        contribute(ORDERS, 2, 0, 1000, 2);
+        assertInstanceOf(Outcome.Report.class, outcomeOf(owner));
+
+        registry.deregister(ORDERS, 2);
+
+        assertEquals(Optional.of(new Range(0, 1000)), registry.takeRestart(ORDERS, 0), "the owner too");
+        assertEquals(Optional.of(new Range(0, 1000)), registry.takeRestart(ORDERS, 1));
+        assertEquals(Optional.empty(), registry.takeRestart(ORDERS, 2), "partition 2 left");
+    }
+
+    /** The same while the batch is still being written: whoever owns it later reports it with the partition that left. */
+    @Test
+    void shouldTellTheOtherParticipantsOfABatchStillBeingWrittenWhenOneLeaves() {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        registerAll(ORDERS, 3);
+        blobs.hold();
+        contribute(ORDERS, 0, 0, 1000, 2);
+        contribute(ORDERS, 1, 0, 1000, 2);
+        contribute(ORDERS, 2, 0, 1000, 2);
+        awaitCondition().until(() -> blobs.writesStarted() == 1);
+
+        registry.deregister(ORDERS, 1);
+
+        assertEquals(Optional.of(new Range(0, 1000)), registry.takeRestart(ORDERS, 0));
+        assertEquals(Optional.of(new Range(0, 1000)), registry.takeRestart(ORDERS, 2));
+        assertEquals(Optional.empty(), registry.takeRestart(ORDERS, 0), "taken once");
     }
 
     @Test
