@@ -55,8 +55,9 @@ public final class Contributor {
      * @param handle the registry's answer to its first chunk; null until the registry took it
      * @param next where the next chunk starts in the buffer
      * @param held a chunk already read that the registry refused: handed over first, never read again
+     * @param copy a piece of contributing again, not a range from the minter
      */
-    private record Open(Range range, Handle handle, byte[] next, ContributionData held) {
+    private record Open(Range range, Handle handle, byte[] next, ContributionData held, boolean copy) {
     }
 
     /** Reports a batch the task owns, from its stream thread, in its transaction. */
@@ -121,10 +122,11 @@ public final class Contributor {
         }
         long lower = Math.max(position.lower(), sealed);
         while (registry.accepting()) {
-            Range next = lower < copiesBelow && lower < closed
+            boolean copy = lower < copiesBelow && lower < closed;
+            Range next = copy
                 ? new Range(lower, pieceEnd(lower, closed))
                 : registry.nextRange(shard, new RangeMinter.Ask(partition, sealed, lower, closed)).orElse(null);
-            if (next == null || next.upper() > closed || !offer(next, buffer)) {
+            if (next == null || next.upper() > closed || !offer(next, copy, buffer)) {
                 return;
             }
             lower = next.upper();
@@ -189,8 +191,8 @@ public final class Contributor {
     }
 
     /** Offers the range; false if the registry refused some chunk of it (back-pressure: the rest follows later). */
-    private boolean offer(Range range, Buffer buffer) {
-        open = new Open(range, null, null, null);
+    private boolean offer(Range range, boolean copy, Buffer buffer) {
+        open = new Open(range, null, null, null, copy);
         return handOverRest(buffer);
     }
 
@@ -215,9 +217,9 @@ public final class Contributor {
             }
             Handle handle = open.handle();
             if (handle == null) {
-                Optional<Handle> taken = registry.contribute(data);
+                Optional<Handle> taken = registry.contribute(data, open.copy());
                 if (taken.isEmpty()) {
-                    open = new Open(range, null, next, data);
+                    open = new Open(range, null, next, data, open.copy());
                     return false;
                 }
                 handle = taken.get();
@@ -225,10 +227,10 @@ public final class Contributor {
                 unsealed.addLast(new long[] {range.upper(), data.closedAtMs()});
                 metrics.contributed();
             } else if (!registry.more(handle, data)) {
-                open = new Open(range, handle, next, data);
+                open = new Open(range, handle, next, data, open.copy());
                 return false;
             }
-            open = data.last() ? null : new Open(range, handle, next, null);
+            open = data.last() ? null : new Open(range, handle, next, null, open.copy());
         }
         return true;
     }
@@ -263,7 +265,11 @@ public final class Contributor {
      */
     private void recontributeIfParticipantLeft(long sealed) {
         registry.takeRestart(shard, partition).filter(r -> r.upper() > sealed).ifPresent(r -> {
-            long from = Math.max(r.lower(), sealed);
+            // restarting abandons every handle in flight: from the oldest of them at the latest, or a
+            // batch below the restarted range that is still being written would be dropped with nobody
+            // contributing it again until recontribute.timeout.ms
+            long oldest = inFlight.isEmpty() ? r.lower() : Math.min(r.lower(), inFlight.peekFirst().lower());
+            long from = Math.max(oldest, sealed);
             if (from < position.lower()) {
                 LOG.info("partition {}: a participant of the batch of [{}, {}) left, contributing again from {}", partition,
                     r.lower(), r.upper(), from);

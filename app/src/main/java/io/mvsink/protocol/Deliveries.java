@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * One shard's recently delivered batches: who owns each and who else contributed to it. When a
+ * One shard's recently delivered batches and who contributed to each. When a
  * participant's task leaves the JVM (closed, migrated, its thread replaced), the other participants
  * would wait for a seal that may not come until {@code recontribute.timeout.ms}: the owner's report
  * may never commit, and a batch holding a partition that now has a new owner elsewhere can
@@ -22,15 +22,15 @@ import java.util.Optional;
 final class Deliveries {
     static final int KEPT = 512;
 
-    private record Delivery(int owner, long lower, long upper, List<Integer> participants) {
+    private record Delivery(long lower, long upper, List<Integer> participants) {
     }
 
     private final ArrayDeque<Delivery> recent = new ArrayDeque<>();
     private final Map<Integer, Range> restarts = new HashMap<>();
 
-    void delivered(SharedBuilder batch, Handle owner) {
+    void delivered(SharedBuilder batch) {
         List<Integer> participants = batch.partitions();
-        recent.addLast(new Delivery(owner.contribution.partition(), batch.key.lower(), batch.key.upper(), participants));
+        recent.addLast(new Delivery(batch.key.lower(), batch.key.upper(), participants));
         if (recent.size() > KEPT) {
             recent.removeFirst();
         }
@@ -61,6 +61,11 @@ final class Deliveries {
                     (a, b) -> new Range(Math.min(a.lower(), b.lower()), Math.max(a.upper(), b.upper())));
             }
         }
+    }
+
+    /** {@code partition}'s task left or joins afresh: a restart recorded for its old task is moot. */
+    void forget(int partition) {
+        restarts.remove(partition);
     }
 
     Optional<Range> takeRestart(int partition) {

@@ -13,9 +13,10 @@ import org.slf4j.LoggerFactory;
  * <p>The next range is minted once every local task has handed off the previous one and no
  * builder of a minted range is still writing ({@code idle}): while one range is in flight, the
  * tasks' frontiers run on, so behind a backlog the next range covers everything they closed
- * meanwhile; at a steady rate it is one interval and seal latency does not grow. Builders of a
- * joiner's copies ({@link Contributor}'s pieces, not minted here) do not hold minting back: after
- * a kill, the tasks that stayed would otherwise wait for every piece to be written, one blob each. A range ends at
+ * meanwhile; at a steady rate it is one interval and seal latency does not grow. A builder that
+ * holds only copy pieces ({@link Contributor}'s contributing again, marked by the task, whatever
+ * their shape) does not hold minting back: after a kill, the tasks that stayed would otherwise
+ * wait for every piece to be written, one blob each. A range ends at
  * {@link GridCuts#cut} of the window from the last minted upper to the smallest closed frontier of
  * the local tasks, narrowed while the tasks' buffered bytes in it exceed the target (a part set
  * stays bounded). A task that is below the minted sequence (a late joiner, a rewind) contributes

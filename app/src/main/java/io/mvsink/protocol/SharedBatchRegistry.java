@@ -158,7 +158,9 @@ public final class SharedBatchRegistry implements AutoCloseable {
      */
     public Participants.Position register(String shard, int partition, BufferedBytes bytes, long lower) {
         synchronized (lock) {
-            return shard(shard).tasks().join(partition, bytes, lower);
+            LocalShard local = shard(shard);
+            local.deliveries().forget(partition);
+            return local.tasks().join(partition, bytes, lower);
         }
     }
 
@@ -214,9 +216,13 @@ public final class SharedBatchRegistry implements AutoCloseable {
                 return; // the shard's app closed first
             }
             local.tasks().leave(partition);
+            local.deliveries().forget(partition);
             local.deliveries().participantLeft(partition, local.tasks().partitions());
-            for (SharedBuilder b : live) {
+            for (SharedBuilder b : new ArrayList<>(live)) {
                 if (b.key.shard().equals(shard) && b.hasJoined(partition) && b.state() != SharedBuilder.State.FAILED) {
+                    // an open barrier holding the partition takes no more joins: a task that joined it later
+                    // would not be told, and its only copy of the range would hold the partition that left
+                    close(b);
                     local.deliveries().restartOthers(partition, b.partitions(),
                         new Range(b.key.lower(), b.key.upper()), local.tasks().partitions());
                 }
@@ -236,10 +242,19 @@ public final class SharedBatchRegistry implements AutoCloseable {
     }
 
     /**
-     * Offers a contribution. Never blocks; empty when the queued bytes are at their bound (keep
-     * the contribution and offer it again later).
+     * Offers a contribution of a range the shard's minter handed out (or, without a minter, the
+     * task's own). Never blocks; empty when the queued bytes are at their bound (keep the
+     * contribution and offer it again later).
      */
     public Optional<Handle> contribute(ContributionData c) {
+        return contribute(c, false);
+    }
+
+    /**
+     * Offers a contribution; {@code copy}: a piece of a task's contributing again
+     * ({@link Contributor}), which the minter does not wait for.
+     */
+    public Optional<Handle> contribute(ContributionData c, boolean copy) {
         long size = c.approximateBytes();
         synchronized (lock) {
             LocalShard local = shard(c.shard());
@@ -262,6 +277,9 @@ public final class SharedBatchRegistry implements AutoCloseable {
                 }
             }
             Handle handle = builder.join(this, c, time.milliseconds());
+            if (!copy) {
+                builder.joinedWithRange();
+            }
             queue(c.shard(), size);
             local.tasks().handedOff(c.partition(), c.upper());
             if (!shared) {
@@ -300,7 +318,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
             SharedBuilder b = h.builder;
             Outcome outcome = b.answer(h, ownership);
             if (outcome instanceof Outcome.Report) {
-                shard(b.key.shard()).deliveries().delivered(b, h);
+                shard(b.key.shard()).deliveries().delivered(b);
             }
             if (h.resolved()) {
                 retire(b);
@@ -362,9 +380,9 @@ public final class SharedBatchRegistry implements AutoCloseable {
     }
 
     /**
-     * The range {@code partition} should contribute again because a batch holding its contribution
-     * was owned by a task that left before its report was known to commit; empty if none. Taking it
-     * clears it.
+     * The range {@code partition} should contribute again because another participant of a batch
+     * holding its contribution left the JVM before the batch was known to be sealed
+     * ({@link #deregister}); empty if none. Taking it clears it.
      */
     public Optional<Range> takeRestart(String shard, int partition) {
         synchronized (lock) {
@@ -414,11 +432,14 @@ public final class SharedBatchRegistry implements AutoCloseable {
 
     /**
      * No builder of a range the shard's minter minted is open or writing: the last minted range is
-     * handed off to storage. A joiner's copies (pieces of their own) do not count (issue 12 item 13).
+     * handed off to storage. A builder that holds only copy pieces does not count, even where a
+     * piece has the shape of a minted range (one interval at a steady rate): after a kill the tasks
+     * that stayed would otherwise wait for every piece to be written (issue 12 item 13).
      */
     private boolean idle(String shard, RangeMinter minter) {
         for (SharedBuilder b : live) {
-            if (b.key.shard().equals(shard) && b.state().writing() && minter.minted(b.key.lower(), b.key.upper())) {
+            if (b.key.shard().equals(shard) && b.state().writing() && b.ranged()
+                && minter.minted(b.key.lower(), b.key.upper())) {
                 return false;
             }
         }

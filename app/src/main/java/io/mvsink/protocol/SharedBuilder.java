@@ -76,6 +76,8 @@ final class SharedBuilder {
     private int coveredAnswers;
     private Batch batch;
     private String failure;
+    /** A task joined with a range the shard's minter handed out, not only with copy pieces. */
+    private boolean ranged;
 
     SharedBuilder(Key key, ShardSink sink, Time time) {
         this.key = key;
@@ -87,6 +89,15 @@ final class SharedBuilder {
 
     State state() {
         return state;
+    }
+
+    /** A task joined with a range from the minter (not a copy piece): the minter waits for this builder. */
+    void joinedWithRange() {
+        ranged = true;
+    }
+
+    boolean ranged() {
+        return ranged;
     }
 
     private void become(State next) {

@@ -37,6 +37,8 @@ class ContributorTest {
     private final List<Update> buffered = new ArrayList<>();
     /** The updates of each read, as the contributor asked for them. */
     private final List<Integer> reads = new ArrayList<>();
+    /** The lower of each range read. */
+    private final List<Long> readLowers = new ArrayList<>();
     private final List<Batch> reported = new ArrayList<>();
     private SharedBatchRegistry registry;
 
@@ -147,6 +149,60 @@ class ContributorTest {
         assertEquals(8 * W, stayed.handedOffUpTo(), "the task that stayed got [0, 8 s) minted while the copies wait");
     }
 
+    /**
+     * The same at a steady rate, where the minter mints one interval at a time: a joiner's pieces
+     * then have exactly the shape of minted ranges, and only where they came from tells them apart.
+     */
+    @Test
+    void shouldNotWaitForCopyPiecesShapedLikeMintedRanges() {
+        registry = new SharedBatchRegistry(CoalescingMode.BARRIER, blobs, schemas, new PartEncoder("null", 1),
+            time, 1_000, 1 << 20, 1);
+        registry.addShard(new ShardSink("s", "s/", "test-consensus/s", metrics), new RangeMinter(W, 1 << 20));
+        buffered.add(TestUpdates.update(schemaId, TestUpdates.row(1, "c", 1), 1, 1));
+        Contributor stayed = new Contributor(registry, "s", 0, W, 60_000, time, metrics, BufferedBytes.NONE, 0, 0);
+        for (long closed = W; closed <= 3 * W; closed += W) {
+            long upTo = closed;
+            await().atMost(Duration.ofSeconds(10)).until(() -> {
+                stayed.contribute(0, upTo, this::read);
+                return stayed.handedOffUpTo() == upTo;
+            });
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> registry.liveBatches() == 0 || blobs.writesStarted() >= 3);
+        blobs.hold();
+        Contributor joiner = new Contributor(registry, "s", 1, W, 60_000, time, metrics, BufferedBytes.NONE, 0, 3 * W);
+        joiner.contribute(0, 4 * W, this::read); // pieces [0, 1 s), [1 s, 2 s), [2 s, 3 s): minted shapes, nothing sealed
+
+        stayed.contribute(0, 4 * W, this::read);
+
+        assertEquals(4 * W, stayed.handedOffUpTo(), "[3 s, 4 s) minted while the pieces wait at the gate");
+    }
+
+    /**
+     * Issue 12 item 13: a participant of a later batch leaves while an earlier batch of this task is
+     * still being written. Restarting abandons every handle in flight, the earlier one too, so the
+     * task must contribute again from the earlier one: from the later batch only, nobody would
+     * contribute the earlier range again until {@code recontribute.timeout.ms}.
+     */
+    @Test
+    void shouldContributeAgainFromItsOldestBatchInFlightWhenAParticipantLeaves() {
+        registry = new SharedBatchRegistry(CoalescingMode.BARRIER, blobs, schemas, new PartEncoder("null", 1),
+            time, 60_000, 1 << 20, 1);
+        registry.addShard(new ShardSink("s", "s/", "test-consensus/s", metrics));
+        buffered.add(TestUpdates.update(schemaId, TestUpdates.row(1, "c", 1), 1, 1));
+        blobs.hold();
+        Contributor task = new Contributor(registry, "s", 1, W, 60_000, time, metrics, BufferedBytes.NONE, 0, 0);
+        task.contribute(0, W, this::read); // [0, 1 s) alone: written, held at the gate
+        Contributor leaving = new Contributor(registry, "s", 0, W, 60_000, time, metrics, BufferedBytes.NONE, W, W);
+        leaving.contribute(0, 2 * W, this::read); // a piece of [1 s, 2 s): its barrier waits for partition 1
+        task.contribute(0, 2 * W, this::read); // joins it
+        readLowers.clear();
+
+        leaving.close();
+        task.tick(0, 2 * W, this::read, (report, upper) -> reported.add(report.batch()));
+
+        assertEquals(0L, readLowers.get(0), "contributes again from [0, 1 s), not from 1 s: " + readLowers);
+    }
+
     private void start(long maxQueuedBytes) {
         registry = new SharedBatchRegistry(CoalescingMode.NONE, blobs, schemas, new PartEncoder("null", 1),
             time, 1_000, maxQueuedBytes, 1);
@@ -164,6 +220,7 @@ class ContributorTest {
             bytes += u.row().length + 10;
         }
         reads.add(chunk.size());
+        readLowers.add(lower);
         return new Contributor.Chunk(chunk, i < buffered.size() ? ByteBuffer.allocate(4).putInt(i).array() : null);
     }
 }

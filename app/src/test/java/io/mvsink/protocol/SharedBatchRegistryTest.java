@@ -462,6 +462,42 @@ class SharedBatchRegistryTest {
         assertEquals(Optional.empty(), registry.takeRestart(ORDERS, 0), "taken once");
     }
 
+    /**
+     * An open barrier that a leaving partition joined takes no more joins: a task that joined it
+     * later would not be told to contribute again, and its only copy of the range would hold the
+     * partition that left (issue 12 item 13).
+     */
+    @Test
+    void shouldCloseAnOpenBarrierThatALeavingPartitionJoined() {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        registerAll(ORDERS, 3);
+        Handle left = contribute(ORDERS, 0, 0, 1000, 2);
+        contribute(ORDERS, 1, 0, 1000, 2);
+
+        registry.deregister(ORDERS, 0);
+        Handle late = contribute(ORDERS, 2, 0, 1000, 2);
+
+        assertNotEquals(left.batchId(), late.batchId(), "partition 2's contribution is in a batch without partition 0");
+        assertEquals(Optional.of(new Range(0, 1000)), registry.takeRestart(ORDERS, 1));
+    }
+
+    @Test
+    void shouldForgetARestartOfATaskThatLeftBeforeTakingIt() {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        registerAll(ORDERS, 3);
+        Handle owner = contribute(ORDERS, 0, 0, 1000, 2);
+        contribute(ORDERS, 1, 0, 1000, 2);
+        contribute(ORDERS, 2, 0, 1000, 2);
+        assertInstanceOf(Outcome.Report.class, outcomeOf(owner));
+        registry.deregister(ORDERS, 2); // partitions 0 and 1 are told to contribute again
+
+        registry.deregister(ORDERS, 0); // 0 leaves without taking it (a rebalance revoking both)
+        registry.register(ORDERS, 0); // and comes back: its new task starts from the sealed upper anyway
+
+        assertEquals(Optional.empty(), registry.takeRestart(ORDERS, 0), "the old task's restart is moot");
+        assertEquals(Optional.of(new Range(0, 1000)), registry.takeRestart(ORDERS, 1));
+    }
+
     @Test
     void shouldFailTheBatchWhenItsBuilderThreadHitsAnError() {
         start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
