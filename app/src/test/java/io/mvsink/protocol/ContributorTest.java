@@ -131,10 +131,7 @@ class ContributorTest {
      */
     @Test
     void shouldMintTheNextRangeForTheTasksThatStayedWhileAJoinersCopiesAreWritten() {
-        registry = new SharedBatchRegistry(CoalescingMode.BARRIER, blobs, schemas, new PartEncoder("null", 1),
-            time, 1_000, 1 << 20, 1);
-        registry.addShard(new ShardSink("s", "s/", "test-consensus/s", metrics), new RangeMinter(W, 1 << 20));
-        buffered.add(TestUpdates.update(schemaId, TestUpdates.row(1, "c", 1), 1, 1));
+        startBarrier(1_000, new RangeMinter(W, 1 << 20));
         Contributor stayed = new Contributor(registry, "s", 0, W, 60_000, time, metrics, BufferedBytes.NONE, 0, 0);
         Contributor joiner = new Contributor(registry, "s", 1, W, 60_000, time, metrics, BufferedBytes.NONE, 0, 8 * W);
         blobs.hold();
@@ -155,10 +152,7 @@ class ContributorTest {
      */
     @Test
     void shouldNotWaitForCopyPiecesShapedLikeMintedRanges() {
-        registry = new SharedBatchRegistry(CoalescingMode.BARRIER, blobs, schemas, new PartEncoder("null", 1),
-            time, 1_000, 1 << 20, 1);
-        registry.addShard(new ShardSink("s", "s/", "test-consensus/s", metrics), new RangeMinter(W, 1 << 20));
-        buffered.add(TestUpdates.update(schemaId, TestUpdates.row(1, "c", 1), 1, 1));
+        startBarrier(1_000, new RangeMinter(W, 1 << 20));
         Contributor stayed = new Contributor(registry, "s", 0, W, 60_000, time, metrics, BufferedBytes.NONE, 0, 0);
         for (long closed = W; closed <= 3 * W; closed += W) {
             long upTo = closed;
@@ -185,10 +179,7 @@ class ContributorTest {
      */
     @Test
     void shouldContributeAgainFromItsOldestBatchInFlightWhenAParticipantLeaves() {
-        registry = new SharedBatchRegistry(CoalescingMode.BARRIER, blobs, schemas, new PartEncoder("null", 1),
-            time, 60_000, 1 << 20, 1);
-        registry.addShard(new ShardSink("s", "s/", "test-consensus/s", metrics));
-        buffered.add(TestUpdates.update(schemaId, TestUpdates.row(1, "c", 1), 1, 1));
+        startBarrier(60_000, null);
         blobs.hold();
         Contributor task = new Contributor(registry, "s", 1, W, 60_000, time, metrics, BufferedBytes.NONE, 0, 0);
         task.contribute(0, W, this::read); // [0, 1 s) alone: written, held at the gate
@@ -201,6 +192,14 @@ class ContributorTest {
         task.tick(0, 2 * W, this::read, (report, upper) -> reported.add(report.batch()));
 
         assertEquals(0L, readLowers.get(0), "contributes again from [0, 1 s), not from 1 s: " + readLowers);
+    }
+
+    /** A barrier registry (with the shard's minter, or without: null) and one buffered update. */
+    private void startBarrier(long barrierTimeoutMs, RangeMinter minter) {
+        registry = new SharedBatchRegistry(CoalescingMode.BARRIER, blobs, schemas, new PartEncoder("null", 1),
+            time, barrierTimeoutMs, 1 << 20, 1);
+        registry.addShard(new ShardSink("s", "s/", "test-consensus/s", metrics), minter);
+        buffered.add(TestUpdates.update(schemaId, TestUpdates.row(1, "c", 1), 1, 1));
     }
 
     private void start(long maxQueuedBytes) {

@@ -430,12 +430,7 @@ class SharedBatchRegistryTest {
      */
     @Test
     void shouldTellTheOtherParticipantsToContributeAgainWhenAParticipantThatDidNotOwnTheBatchLeaves() {
-        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
-        registerAll(ORDERS, 3);
-        Handle owner = contribute(ORDERS, 0, 0, 1000, 2);
-        contribute(ORDERS, 1, 0, 1000, 2);
-        contribute(ORDERS, 2, 0, 1000, 2);
-        assertInstanceOf(Outcome.Report.class, outcomeOf(owner));
+        deliverOneBatchOfThreePartitions();
 
         registry.deregister(ORDERS, 2);
 
@@ -483,12 +478,7 @@ class SharedBatchRegistryTest {
 
     @Test
     void shouldForgetARestartOfATaskThatLeftBeforeTakingIt() {
-        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
-        registerAll(ORDERS, 3);
-        Handle owner = contribute(ORDERS, 0, 0, 1000, 2);
-        contribute(ORDERS, 1, 0, 1000, 2);
-        contribute(ORDERS, 2, 0, 1000, 2);
-        assertInstanceOf(Outcome.Report.class, outcomeOf(owner));
+        deliverOneBatchOfThreePartitions();
         registry.deregister(ORDERS, 2); // partitions 0 and 1 are told to contribute again
 
         registry.deregister(ORDERS, 0); // 0 leaves without taking it (a rebalance revoking both)
@@ -828,6 +818,16 @@ class SharedBatchRegistryTest {
     }
 
     // ---- helpers ----
+
+    /** Partitions 0, 1 and 2 contribute [0, 1000) to one barrier batch, delivered to partition 0. */
+    private void deliverOneBatchOfThreePartitions() {
+        start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
+        registerAll(ORDERS, 3);
+        Handle owner = contribute(ORDERS, 0, 0, 1000, 2);
+        contribute(ORDERS, 1, 0, 1000, 2);
+        contribute(ORDERS, 2, 0, 1000, 2);
+        assertInstanceOf(Outcome.Report.class, outcomeOf(owner));
+    }
 
     private void start(CoalescingMode mode, long targetBytes, long maxQueuedBytes) {
         registry = new SharedBatchRegistry(mode, blobs, schemas, new PartEncoder("null", targetBytes), time,
