@@ -53,7 +53,7 @@ final class Deliveries {
         }
     }
 
-    /** {@code left}'s task left a batch not delivered yet: its other still-local participants restart. */
+    /** {@code left}'s task left a batch of {@code range}: its other still-local participants restart from there. */
     void restartOthers(int left, Collection<Integer> participants, Range range, Collection<Integer> local) {
         for (int p : participants) {
             if (p != left && local.contains(p)) {

@@ -57,7 +57,8 @@ public final class RangeMinter {
      * yet (another local task has not handed off the last range, a builder is still writing, or no
      * interval closed for every local task since). Records where the task stands in {@code tasks}.
      *
-     * @param idle no builder of a range minted here ({@link #minted}) is open or writing in this JVM
+     * @param idle no builder that a task joined with a range minted here is open or writing in this
+     *             JVM (builders of copy pieces only do not count)
      */
     public Optional<Range> next(Participants tasks, Ask ask, boolean idle) {
         tasks.asked(ask.partition(), ask.lower(), ask.closedUpTo());
@@ -70,15 +71,6 @@ public final class RangeMinter {
             mint(tasks);
         }
         return mintedAt(ask.lower());
-    }
-
-    /**
-     * Whether a builder of {@code [lower, upper)} holds (the rest of) a range minted here and not yet
-     * sealed: only such a builder makes the minter wait ({@code idle} in {@link #next}).
-     */
-    public boolean minted(long lower, long upper) {
-        var at = minted.floorEntry(lower);
-        return at != null && at.getValue() == upper;
     }
 
     /** The minted range containing {@code lower}, from {@code lower}; below the sequence, up to its start. */

@@ -177,7 +177,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
                 return ask.lower() < ask.closedUpTo()
                     ? Optional.of(new Range(ask.lower(), ask.closedUpTo())) : Optional.empty();
             }
-            return local.minter().next(local.tasks(), ask, idle(shard, local.minter()));
+            return local.minter().next(local.tasks(), ask, idle(shard));
         }
     }
 
@@ -431,15 +431,14 @@ public final class SharedBatchRegistry implements AutoCloseable {
     // ---- under the lock ----
 
     /**
-     * No builder of a range the shard's minter minted is open or writing: the last minted range is
-     * handed off to storage. A builder that holds only copy pieces does not count, even where a
+     * No builder that a task joined with a range from the shard's minter is open or writing: the
+     * last minted range is handed off to storage. A builder that holds only copy pieces does not count, even where a
      * piece has the shape of a minted range (one interval at a steady rate): after a kill the tasks
      * that stayed would otherwise wait for every piece to be written (issue 12 item 13).
      */
-    private boolean idle(String shard, RangeMinter minter) {
+    private boolean idle(String shard) {
         for (SharedBuilder b : live) {
-            if (b.key.shard().equals(shard) && b.state().writing() && b.ranged()
-                && minter.minted(b.key.lower(), b.key.upper())) {
+            if (b.key.shard().equals(shard) && b.state().writing() && b.ranged()) {
                 return false;
             }
         }

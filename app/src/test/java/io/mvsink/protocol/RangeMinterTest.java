@@ -1,7 +1,6 @@
 package io.mvsink.protocol;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Optional;
@@ -63,16 +62,6 @@ class RangeMinterTest {
         tasks.join(0, BufferedBytes.NONE, 0);
         assertEquals(Optional.empty(), minter.next(tasks, new RangeMinter.Ask(0, 0, T0, T0 + 8 * W), false));
         assertEquals(Optional.of(new Range(T0, T0 + 8 * W)), minter.next(tasks, new RangeMinter.Ask(0, 0, T0, T0 + 8 * W), true));
-    }
-
-    @Test
-    void shouldKnowTheRangesItMintedAndTheirTailsButNotPiecesWithinThem() {
-        tasks.join(0, BufferedBytes.NONE, 0);
-        Range range = minter.next(tasks, new RangeMinter.Ask(0, 0, T0, T0 + 8 * W), true).orElseThrow();
-        assertTrue(minter.minted(range.lower(), range.upper()));
-        assertTrue(minter.minted(range.lower() + W, range.upper()), "the rest of it, handed to a task below it");
-        assertFalse(minter.minted(range.lower(), range.lower() + W), "a joiner's one-interval copy");
-        assertFalse(minter.minted(range.upper(), range.upper() + W), "not minted yet");
     }
 
     @Test
