@@ -101,25 +101,54 @@ public final class RegistryClient implements SchemaRegistry {
         return new SubjectVersion(subject, id.intValue(), schema);
     }
 
-    /** Looks the id's schema up under the subject ({@code POST /subjects/{subject}}): 404 means not a version. */
+    /**
+     * Asks the registry which subject versions the id is ({@code GET /schemas/ids/{id}/versions}).
+     * A registry that does not serve that call (it answers 404 for it) is asked to look the id's
+     * schema up under the subject instead ({@code POST /subjects/{subject}?normalize=true}) with the
+     * registry's own text of the id, never Avro's re-rendering: a registry that matches the text
+     * byte for byte (as Apicurio does without {@code normalize}) would miss a schema registered as
+     * an indented {@code .avsc} file, with its attributes in another order or with {@code doc}s.
+     */
     @Override
     public boolean isVersionOf(String subject, int id) {
         SubjectId key = new SubjectId(subject, id);
         if (versionsOf.contains(key)) {
             return true;
         }
-        JsonNode answer;
+        boolean version;
         try {
-            answer = http.post("/subjects/" + encode(subject), Map.of("schema", schemaById(id).toString()));
-        } catch (UnknownSchemaException notUnderSubject) {
-            return false;
+            version = listsSubject(http.get("/schemas/ids/" + id + "/versions"), subject);
+        } catch (UnknownSchemaException noVersionsCall) {
+            version = lookedUpUnder(subject, id);
         }
-        JsonNode found = answer.get("id");
-        boolean version = found != null && found.canConvertToInt() && found.intValue() == id;
         if (version) {
             versionsOf.add(key);
         }
         return version;
+    }
+
+    private static boolean listsSubject(JsonNode versions, String subject) {
+        for (JsonNode version : versions) {
+            if (subject.equals(version.path("subject").asText(null))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean lookedUpUnder(String subject, int id) {
+        JsonNode answer;
+        try {
+            String text = http.get("/schemas/ids/" + id).path("schema").asText(null);
+            if (text == null) {
+                return false;
+            }
+            answer = http.post("/subjects/" + encode(subject) + "?normalize=true", Map.of("schema", text));
+        } catch (UnknownSchemaException unknownIdOrNotUnderSubject) {
+            return false;
+        }
+        JsonNode found = answer.get("id");
+        return found != null && found.canConvertToInt() && found.intValue() == id;
     }
 
     @Override

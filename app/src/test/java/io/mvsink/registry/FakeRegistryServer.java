@@ -15,7 +15,8 @@ final class FakeRegistryServer implements AutoCloseable {
     record Answer(int status, String body) {
     }
 
-    record Request(String method, String path, String authorization, String contentType, String accept, String body) {
+    record Request(String method, String path, String authorization, String contentType, String accept, String body,
+                   String query) {
     }
 
     private final HttpServer server;
@@ -48,7 +49,7 @@ final class FakeRegistryServer implements AutoCloseable {
         requests.add(new Request(exchange.getRequestMethod(), path,
                 exchange.getRequestHeaders().getFirst("Authorization"),
                 exchange.getRequestHeaders().getFirst("Content-Type"),
-                exchange.getRequestHeaders().getFirst("Accept"), body));
+                exchange.getRequestHeaders().getFirst("Accept"), body, exchange.getRequestURI().getRawQuery()));
         Answer answer = answers.getOrDefault(exchange.getRequestMethod() + " " + path,
                 new Answer(404, "{\"error_code\":404,\"message\":\"HTTP 404 Not Found\"}"));
         byte[] bytes = answer.body().getBytes(StandardCharsets.UTF_8);

@@ -3,9 +3,20 @@ package io.mvsink.registry;
 import io.mvsink.local.LocalStack;
 import io.mvsink.local.LocalStackExtension;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.UUID;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
@@ -126,6 +137,93 @@ class RegistryClientIT {
         byte[] framed = new AvroRowCodec(new RegistryClient(settings), subject).serialize(row);
 
         assertEquals(row, new AvroRowCodec(new RegistryClient(settings), subject).deserialize(framed));
+    }
+
+    /** A producer in another language registers its {@code .avsc} file as written: indented, several lines. */
+    @Test
+    void shouldCountAnIdRegisteredAsIndentedMultiLineTextAsAVersion() {
+        String subject = subject();
+        int id = registerText(subject, """
+                {
+                  "type": "record",
+                  "name": "Row",
+                  "namespace": "it",
+                  "fields": [
+                    { "name": "id", "type": "long" }
+                  ]
+                }
+                """);
+
+        assertTrue(new RegistryClient(settings).isVersionOf(subject, id), "id " + id + " of " + subject);
+    }
+
+    @Test
+    void shouldCountAnIdRegisteredWithItsAttributesInAnotherOrderAsAVersion() {
+        String subject = subject();
+        int id = registerText(subject,
+                "{\"fields\":[{\"type\":\"long\",\"name\":\"id\"}],\"namespace\":\"it\",\"name\":\"Row\",\"type\":\"record\"}");
+
+        assertTrue(new RegistryClient(settings).isVersionOf(subject, id), "id " + id + " of " + subject);
+    }
+
+    @Test
+    void shouldCountAnIdRegisteredWithDocAttributesAsAVersion() {
+        String subject = subject();
+        int id = registerText(subject, """
+                {"type": "record", "name": "Row", "namespace": "it", "doc": "one row of the view",
+                 "fields": [{"name": "id", "type": "long", "doc": "the row's key"}]}
+                """);
+
+        assertTrue(new RegistryClient(settings).isVersionOf(subject, id), "id " + id + " of " + subject);
+    }
+
+    @Test
+    void shouldCountAnEvolvedVersionRegisteredAsTextAsAVersionAndNotOfAnotherSubject() {
+        String subject = subject();
+        registerText(subject, """
+                {
+                  "type": "record", "name": "Row", "namespace": "it",
+                  "fields": [ { "name": "id", "type": "long" } ]
+                }
+                """);
+        new RegistryClient(settings).setCompatibility(subject, "BACKWARD");
+        int v2 = registerText(subject, """
+                {
+                  "type": "record", "name": "Row", "namespace": "it",
+                  "fields": [
+                    { "name": "id", "type": "long" },
+                    { "name": "name", "type": ["null", "string"], "default": null, "doc": "added in v2" }
+                  ]
+                }
+                """);
+
+        RegistryClient client = new RegistryClient(settings);
+        assertTrue(client.isVersionOf(subject, v2), "id " + v2 + " of " + subject);
+        assertFalse(client.isVersionOf(subject(), v2), "id " + v2 + " under a subject it was never registered in");
+    }
+
+    @Test
+    void shouldNotCountAnUnknownIdAsAVersion() {
+        assertFalse(new RegistryClient(settings).isVersionOf(subject(), 987_655));
+    }
+
+    /** Registers {@code text} as it is, with the JDK's HTTP client: not through our client's rendering. */
+    private static int registerText(String subject, String text) {
+        try {
+            String body = new ObjectMapper().writeValueAsString(Map.of("schema", text));
+            HttpRequest request = HttpRequest.newBuilder(URI.create(settings.baseUrl() + "/subjects/"
+                            + URLEncoder.encode(subject, StandardCharsets.UTF_8).replace("+", "%20") + "/versions"))
+                    .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+                    .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+            HttpResponse<String> answer = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, answer.statusCode(), answer.body());
+            return new ObjectMapper().readTree(answer.body()).get("id").intValue();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private static String subject() {

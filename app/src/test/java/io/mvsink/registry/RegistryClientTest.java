@@ -207,6 +207,33 @@ class RegistryClientTest {
     }
 
     @Test
+    void shouldDecideAVersionFromTheRegistrysListOfTheIdsVersionsAndCacheOnlyYes() {
+        server.answer("GET", "/schemas/ids/7/versions", 200,
+                "[{\"subject\":\"other-value\",\"version\":3},{\"subject\":\"rows-value\",\"version\":1}]");
+
+        assertTrue(client.isVersionOf("rows-value", 7));
+        assertTrue(client.isVersionOf("rows-value", 7));
+        assertFalse(client.isVersionOf("orders-value", 7));
+        assertFalse(client.isVersionOf("orders-value", 7));
+        assertEquals(3, server.requests().size(), "a yes is cached, a no is asked again");
+    }
+
+    @Test
+    void shouldLookTheRegistrysOwnTextUpNormalizedWhenTheVersionsCallIsNotServed() {
+        String registered = "{\n  \"type\": \"record\", \"name\": \"Row\", \"namespace\": \"t\",\n"
+                + "  \"fields\": [{\"name\": \"id\", \"type\": \"long\"}]\n}";
+        server.answer("GET", "/schemas/ids/7", 200, "{\"schema\":" + quoted(registered) + "}");
+        server.answer("POST", "/subjects/rows-value", 200, "{\"subject\":\"rows-value\",\"id\":7,\"version\":1}");
+
+        assertTrue(client.isVersionOf("rows-value", 7));
+        FakeRegistryServer.Request lookup = server.requests().get(server.requests().size() - 1);
+        assertEquals("/subjects/rows-value", lookup.path());
+        assertEquals("normalize=true", lookup.query());
+        assertEquals("{\"schema\":" + quoted(registered) + "}", lookup.body());
+        assertFalse(client.isVersionOf("orders-value", 7));
+    }
+
+    @Test
     void shouldRejectBaseUrlWithCredentials() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> RegistrySettings.of("http://sink:" + PASSWORD + "@127.0.0.1:1/apis"));
@@ -214,6 +241,6 @@ class RegistryClientTest {
     }
 
     private static String quoted(String text) {
-        return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+        return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
     }
 }
