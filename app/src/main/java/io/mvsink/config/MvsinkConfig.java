@@ -195,7 +195,10 @@ public final class MvsinkConfig extends AbstractConfig {
         .define(GC_GRACE_MS, Type.LONG, 600_000L, between(1_000L, 30L * 86_400_000L), Importance.MEDIUM,
             "Blob garbage collection never deletes a blob younger than this, nor one that compaction "
                 + "unreferenced less than this ago (a reader of an earlier state may still open it); the "
-                + "appender never seals a batch closed more than half of it ago.")
+                + "appender never seals a batch closed more than half of it ago. The appender records it as the "
+                + "shard's grace in the consensus topic, and every GC of the shard (in an app or the gc command) "
+                + "waits at least the recorded one; instances of a shard should run one value (a change is "
+                + "logged; a lowered grace applies at once, a raised one to batches written after it).")
         .define(GC_INTERVAL_MS, Type.LONG, 300_000L, between(0L, 7L * 86_400_000L), Importance.LOW,
             "How often an app runs blob garbage collection by itself (0: never; the gc command runs it "
                 + "by hand).")

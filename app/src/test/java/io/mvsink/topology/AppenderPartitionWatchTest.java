@@ -1,5 +1,7 @@
 package io.mvsink.topology;
 
+import io.mvsink.consensus.ConsensusKeys;
+import java.nio.charset.StandardCharsets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -177,7 +179,8 @@ class AppenderPartitionWatchTest {
 
     /** The uppers of the diffs written since the last call. */
     private List<Long> uppers() {
-        return appender.consensus.readRecordsToList().stream().filter(r -> r.value() != null)
+        return appender.consensus.readRecordsToList().stream()
+            .filter(r -> r.value() != null && ConsensusKeys.isDiff(new String(r.key(), StandardCharsets.UTF_8)))
             .map(r -> Codecs.STATE_DIFF.decode(r.value())).map(StateDiff::getUpper).toList();
     }
 
