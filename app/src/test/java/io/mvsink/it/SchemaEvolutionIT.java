@@ -73,7 +73,7 @@ class SchemaEvolutionIT {
         try (SinkHarness sink = new SinkHarness(stack, 2, overrides);
              CorrectionProducer producer = sink.producer()) {
             MvsinkApp app = sink.startApp(2);
-            String subject = sink.correctionsTopic() + "-value";
+            String subject = sink.rowSubject;
             int v1 = sink.registry.latest(subject).id();
 
             // v1: ids 0..39 inserted, then sealed
