@@ -20,10 +20,12 @@ import io.mvsink.produce.CorrectionProducer;
 import io.mvsink.produce.Workload;
 import io.mvsink.read.SnapshotReader;
 import io.mvsink.registry.SchemaRegistry;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -32,7 +34,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.streams.KafkaStreams;
 
@@ -230,6 +237,35 @@ final class SinkHarness implements AutoCloseable {
     /** Everything sealed, as the snapshot command reads it (into the subject's latest schema). */
     Map<String, Long> snapshot(ShardState state) {
         return new SnapshotReader(blobs, registry, rowSubject).read(state, state.upper() - 1);
+    }
+
+    /**
+     * The records on the shard's dead-letter topic (read committed), once there are at least
+     * {@code expected}, plus any that come within a second more.
+     */
+    List<ConsumerRecord<byte[], byte[]>> deadLetters(int expected) {
+        Map<String, Object> props = new HashMap<>(clientProps());
+        props.put("isolation.level", "read_committed");
+        List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                 new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            TopicPartition tp = new TopicPartition(name + "-dead-letter", 0);
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
+                consumer.poll(Duration.ofMillis(200)).forEach(all::add);
+                return all.size() >= expected;
+            });
+            // anything more than expected would show up here
+            consumer.poll(Duration.ofSeconds(1)).forEach(all::add);
+        }
+        return all;
+    }
+
+    /** The value of header {@code name} of {@code r} as text, or null. */
+    static String header(ConsumerRecord<byte[], byte[]> r, String name) {
+        Header h = r.headers().lastHeader(name);
+        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
     }
 
     /** The messages of {@code e} and of its causes, one per line (for asserting what a failure said). */
