@@ -46,7 +46,7 @@ final class SubscribeCommand implements Callable<Integer> {
     String resume;
 
     @Option(names = "--subject", description = "The registry subject whose latest schema rows are read into "
-        + "(default: <corrections.topic>-value).")
+        + "(default: the shard's row subject, by value.subject.name.strategy: <corrections.topic>-value unless set otherwise).")
     String subject;
 
     @Option(names = "--format", paramLabel = "json|avro", defaultValue = "json",
@@ -68,7 +68,7 @@ final class SubscribeCommand implements Callable<Integer> {
         ResumeToken token = resume == null ? null : token(resume);
         MvsinkConfig config = settings.config();
         String name = shard != null ? shard : config.shard();
-        String rows = subject != null ? subject : config.correctionsTopic() + "-value";
+        String rows = subject != null ? subject : config.rowSubject();
         BooleanSupplier stop = stopped != null ? stopped : Signals.stopOnTermOrInt();
         try (BlobStore blobs = Wiring.blobs(config);
              ShardReader reader = ShardReader.open(config.kafkaClientProps(), config.consensusTopic(), name, blobs,

@@ -58,6 +58,17 @@ class MainTest {
     }
 
     @Test
+    void shouldRefuseToProduceTheWorkloadUnderASubjectNamedForAnotherRecord() {
+        Run produce = run("produce", "--set", "bootstrap.servers=127.0.0.1:1", "--set", "corrections.topic=orders",
+            "--set", "schema.registry.url=http://127.0.0.1:1", "--set", "blob.connection.string=UseDevelopmentStorage=true",
+            "--set", "value.subject.name.strategy=RecordNameStrategy", "--set", "row.record.name=com.example.Order");
+
+        assertEquals(ExitCodes.FAILURE, produce.code, produce.err);
+        assertTrue(produce.err.contains("row.record.name") && produce.err.contains("io.mvsink.demo.Row")
+            && produce.err.contains("com.example.Order"), produce.err);
+    }
+
+    @Test
     void shouldPrintTheCauseChainWhenVerbose() {
         Run gc = run(withBadBlobOptions("gc", "--verbose"));
 

@@ -300,7 +300,7 @@ class SubscribeIT {
 
         static ShardReader open(SinkHarness sink) {
             return ShardReader.open(sink.clientProps(), sink.name + "-consensus", sink.correctionsTopic(), sink.blobs,
-                sink.registry, sink.correctionsTopic() + "-value", Duration.ofSeconds(30));
+                sink.registry, sink.rowSubject, Duration.ofSeconds(30));
         }
 
         static Follow asOf(SinkHarness sink, long asOf, Collector collector) {
