@@ -112,11 +112,17 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
     /**
      * Seals the cover from the current upper, if there is one and the topic still has the shard's
      * partitions: one append per step of the cover (each step the batches that bring every partition
-     * to one upper, e.g. one minted range), as many as the pending batches allow, on one probe answer.
+     * to one upper, e.g. one minted range), as many as the pending batches allow, on one probe answer
+     * asked while a cover stood (no cover drops an answer still out: {@link PartitionWatch#noCover}).
      */
     private void sealIfCovered(long now) {
         Optional<SealCover.Cover> cover = SealCover.find(state.getUpper(), state.getPartitionCount(), ledger.pending());
-        if (cover.isEmpty() || !partitions.maySeal(state.getPartitionCount())) {
+        if (cover.isEmpty()) {
+            partitions.noCover();
+            ledger.save();
+            return;
+        }
+        if (!partitions.maySeal(state.getPartitionCount())) {
             ledger.save();
             return;
         }

@@ -45,7 +45,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * the past sums, at every token, to the snapshot as of the token's upper; one stopped and resumed
  * from its last token, and a {@code mvsink subscribe} child killed with -9 and resumed from its last
  * printed token, print exactly what the uninterrupted one printed (and one with {@code --format avro}
- * resumed from the same token writes the same changes); a token the since has passed is refused.
+ * resumed from the same token writes the same changes); a token the since has passed is refused, and so is
+ * one of another shard or consensus topic.
  */
 @ExtendWith(LocalStackExtension.class)
 class SubscribeIT {
@@ -138,6 +139,21 @@ class SubscribeIT {
                             () -> reader.resume(old, new Collector(false)));
                         assertTrue(refused.getMessage().contains("below the since of shard"), refused.getMessage());
                     }
+                    try (ShardReader reader = Follow.open(sink)) {
+                        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                            () -> reader.resume(new ResumeToken("other-app-consensus", last.shard(), last.seqno(),
+                                last.upper()), new Collector(false)));
+                        assertTrue(refused.getMessage().contains("is of shard " + last.shard() + " on consensus topic "
+                            + "other-app-consensus, not of shard " + last.shard() + " on consensus topic "
+                            + last.consensusTopic()), refused.getMessage());
+                    }
+                    // a token of another shard, behind this shard's upper: refused, not read on top of this shard
+                    ResumeToken ours = ResumeToken.parse(lastToken(afterKill));
+                    String ofReturns = new ResumeToken(ours.consensusTopic(), "returns", ours.seqno(), ours.upper())
+                        .toString();
+                    String said = CliSubscriber.start(sink, "other-shard", List.of("--resume", ofReturns)).exited(1);
+                    assertTrue(said.contains("mvsink: --resume: token " + ofReturns + " is of shard returns on "
+                        + "consensus topic " + ours.consensusTopic() + ", not of shard " + ours.shard()), said);
                 }
             }
         }
@@ -400,6 +416,14 @@ class SubscribeIT {
             process.destroyForcibly();
             process.waitFor(30, TimeUnit.SECONDS);
             return printed();
+        }
+
+        /** Waits for the command to end by itself, asserts its exit code; what it printed on stderr. */
+        String exited(int code) throws InterruptedException, IOException {
+            assertTrue(process.waitFor(60, TimeUnit.SECONDS), "subscribe ends by itself");
+            String said = Files.readString(log);
+            assertEquals(code, process.exitValue(), said);
+            return said;
         }
 
         /** SIGTERM: the command ends after the seal it is printing and exits 0. */
