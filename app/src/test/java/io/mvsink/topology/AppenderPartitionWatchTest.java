@@ -43,7 +43,7 @@ class AppenderPartitionWatchTest {
     private static final int PARTITIONS = 2;
     private static final long WIDTH = 1000;
     /** Half the default GC grace: a pending batch older than this is dropped. */
-    private static final long MAX_BATCH_AGE_MS = SinkContext.Upkeep.DEFAULT.maxBatchAgeMs();
+    private static final long MAX_BATCH_AGE_MS = SinkContext.Upkeep.DEFAULT.graceMs() / 2;
 
     /** The fake topic's partition count; negative: the probe fails (broker unreachable). */
     private final AtomicInteger topicPartitions = new AtomicInteger(PARTITIONS);
