@@ -57,7 +57,20 @@ final class SinkHarness implements AutoCloseable {
     /** {@code blobsFor} wraps the blob store the apps write with (e.g. to inject faults). */
     SinkHarness(LocalStack stack, int partitions, Properties overrides, UnaryOperator<BlobStore> blobsFor)
             throws Exception {
-        this(stack, null, partitions, overrides, blobsFor);
+        this(stack, partitions, overrides, blobsFor, true);
+    }
+
+    /**
+     * A shard whose corrections topic exists but whose subject has no version yet: its producer
+     * registers the row schema itself (and sets the subject's compatibility).
+     */
+    static SinkHarness withoutRowSchema(LocalStack stack, int partitions, Properties overrides) throws Exception {
+        return new SinkHarness(stack, partitions, overrides, UnaryOperator.identity(), false);
+    }
+
+    private SinkHarness(LocalStack stack, int partitions, Properties overrides, UnaryOperator<BlobStore> blobsFor,
+                        boolean registerRowSchema) throws Exception {
+        this(stack, null, partitions, overrides, blobsFor, registerRowSchema);
         try (Admin admin = Admin.create(clientProps())) {
             // the tests' update times are small logical times (1970 as timestamps): the broker's
             // time-based retention would delete them at its next check (every 5 minutes), and the
@@ -73,11 +86,11 @@ final class SinkHarness implements AutoCloseable {
      * staging copy on the same storage account looks like.
      */
     SinkHarness(SinkHarness sibling, Properties overrides) throws Exception {
-        this(sibling.stack, sibling.correctionsTopic(), sibling.partitions, overrides, UnaryOperator.identity());
+        this(sibling.stack, sibling.correctionsTopic(), sibling.partitions, overrides, UnaryOperator.identity(), true);
     }
 
     private SinkHarness(LocalStack stack, String correctionsTopic, int partitions, Properties overrides,
-                        UnaryOperator<BlobStore> blobsFor) throws Exception {
+                        UnaryOperator<BlobStore> blobsFor, boolean registerRowSchema) throws Exception {
         this.stack = stack;
         this.correctionsTopic = correctionsTopic != null ? correctionsTopic : name + "-corrections";
         this.partitions = partitions;
@@ -87,8 +100,10 @@ final class SinkHarness implements AutoCloseable {
         this.registry = Wiring.registry(config);
         this.blobs = Wiring.blobs(config);
         this.appBlobs = blobsFor.apply(blobs);
-        registry.register(correctionsTopic() + "-value", Workload.ROW_SCHEMA);
-        registry.setCompatibility(correctionsTopic() + "-value", "BACKWARD");
+        if (registerRowSchema) {
+            registry.register(correctionsTopic() + "-value", Workload.ROW_SCHEMA);
+            registry.setCompatibility(correctionsTopic() + "-value", "BACKWARD");
+        }
     }
 
     String correctionsTopic() {
