@@ -1,8 +1,10 @@
 package io.mvsink.it;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -29,8 +31,6 @@ import java.util.Properties;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import static org.awaitility.Awaitility.await;
 
 /**
  * mvsink between clients it did not write (local-stack/interop, pinned by package-lock.json): a
@@ -182,9 +182,11 @@ class InteropIT {
         Map<JsonNode, Long> snapshot = new HashMap<>();
         Map<RowAt, Long> changes = new HashMap<>();
         int tokens = 0;
+        long previous = Long.MIN_VALUE;
         for (JsonNode record : file.get("records")) {
             if (record.has(TOKEN)) {
                 tokens++;
+                previous = Long.MIN_VALUE;
                 continue;
             }
             JsonNode change = record.get(CHANGE);
@@ -196,7 +198,10 @@ class InteropIT {
                 snapshot.merge(change.get("row"), diff, Long::sum);
             } else {
                 assertTrue(time > asOf && time < end, "a change above the as-of time: " + change);
-                changes.merge(new RowAt(change.get("row"), time), diff, Long::sum);
+                assertTrue(time >= previous, "a seal's changes in time order: " + change);
+                previous = time;
+                assertNull(changes.put(new RowAt(change.get("row"), time), diff),
+                    "a seal's changes consolidated per row and time (printed once): " + change);
             }
         }
         assertTrue(tokens >= 2, "tokens after the snapshot and the seals: " + tokens);
@@ -204,7 +209,6 @@ class InteropIT {
         updatesByRowAndTime(model, Long.MIN_VALUE, asOf + 1).forEach((at, n) -> expectedSnapshot.merge(at.row(), n, Long::sum));
         expectedSnapshot.values().removeIf(n -> n == 0);
         assertEquals(expectedSnapshot, snapshot, "subscribe's snapshot (decoded by avsc) = the model as of " + asOf);
-        changes.values().removeIf(n -> n == 0);
         assertEquals(updatesByRowAndTime(model, asOf + 1, end), changes,
             "subscribe's changes (decoded by avsc) = the produced updates above " + asOf);
         System.err.printf("InteropIT: subscribe --format avro as of %d: %d snapshot rows, %d changes, %d tokens%n",
