@@ -75,6 +75,8 @@ class InteropIT {
             assertEquals(sink.correctionsTopic() + "-value", model.get("subject").asText());
             assertEquals(v2, sink.registry.latest(sink.correctionsTopic() + "-value").id(),
                 "the JS client's last registration is the subject's latest version");
+            assertEquals("BACKWARD", sink.registry.compatibility(sink.correctionsTopic() + "-value"),
+                "the level the JS client set through the registry's REST API");
 
             ShardState state = sink.awaitUpper(end);
             assertEquals(end, state.upper(), "sealed up to the producer's last progress");
