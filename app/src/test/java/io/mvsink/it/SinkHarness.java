@@ -73,6 +73,14 @@ final class SinkHarness implements AutoCloseable {
     /** Whether the harness registers the workload's row schema under the row subject, or leaves it to the test. */
     enum RowSchema { REGISTERED, LEFT_TO_THE_TEST }
 
+    /**
+     * A shard whose corrections topic exists but whose subject has no version yet: its producer
+     * registers the row schema itself (and sets the subject's compatibility).
+     */
+    static SinkHarness withoutRowSchema(LocalStack stack, int partitions, Properties overrides) throws Exception {
+        return new SinkHarness(stack, partitions, overrides, RowSchema.LEFT_TO_THE_TEST);
+    }
+
     /** A shard whose row subject the harness leaves alone: the test registers what its producer would. */
     SinkHarness(LocalStack stack, int partitions, Properties overrides, RowSchema rowSchema) throws Exception {
         this(stack, null, partitions, overrides, UnaryOperator.identity(), rowSchema);
