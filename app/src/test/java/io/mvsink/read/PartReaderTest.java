@@ -24,6 +24,7 @@ import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.generic.GenericRecordBuilder;
 import org.junit.jupiter.api.Test;
 
 class PartReaderTest {
@@ -150,11 +151,8 @@ class PartReaderTest {
     }
 
     private static GenericRecord sameLayout(long quantity, String label, long price) {
-        GenericRecord row = new GenericData.Record(TestUpdates.SAME_LAYOUT);
-        row.put("quantity", quantity);
-        row.put("label", label);
-        row.put("price", price);
-        return row;
+        return new GenericRecordBuilder(TestUpdates.SAME_LAYOUT).set("quantity", quantity).set("label", label)
+            .set("price", price).build();
     }
 
     private static GenericRecord v2(long id, String category, long amount) {
