@@ -23,7 +23,8 @@ import org.apache.kafka.common.utils.Time;
  *
  * <p>A batch whose encoded updates total at most the shard's {@code inlineMaxBytes} (and that has
  * not written a part yet: a part is written once it reaches the encoder's target) writes no blob:
- * its parts carry their updates inline ({@code Part.inline}) and go into consensus with the batch.
+ * its parts carry their updates inline ({@code Part.inline}) and go into consensus with the batch,
+ * each keyed by its writer schema's fingerprint ({@link InlinePartKey}).
  */
 public final class BatchWriter {
     private final String shard;
@@ -104,7 +105,7 @@ public final class BatchWriter {
                 return false;
             }
             total += updatesBytes.length;
-            inline.add(new Part("", open.getKey(), (long) updatesBytes.length, open.getValue().updates(),
+            inline.add(new Part(open.getValue().inlineKey(), open.getKey(), (long) updatesBytes.length, open.getValue().updates(),
                 ByteBuffer.wrap(updatesBytes)));
         }
         if (total > sink.inlineMaxBytes()) {

@@ -48,13 +48,14 @@ public final class PartEncoder {
 
     /**
      * As {@link #open(Schema, Map)}, and the writer keeps its encoded updates for storing inline
-     * while they total at most {@code inlineLimit} bytes ({@link PartWriter#inline()}).
+     * while they total at most {@code inlineLimit} bytes ({@link PartWriter#inline()}), to be stored
+     * under {@link PartWriter#inlineKey()}.
      */
     public PartWriter open(Schema rowSchema, Map<String, String> meta, long inlineLimit) {
         if (!meta.containsKey(META_SCHEMA_ID)) {
             throw new IllegalArgumentException("a part must carry its schema id (" + META_SCHEMA_ID + ")");
         }
-        return new PartWriter(codec, updateSchema(rowSchema), meta, targetBytes, inlineLimit);
+        return new PartWriter(codec, rowSchema, meta, targetBytes, inlineLimit);
     }
 
     /** A part is cut once it holds this many bytes of encoded updates. */

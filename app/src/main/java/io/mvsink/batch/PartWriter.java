@@ -28,12 +28,14 @@ public final class PartWriter {
     private final DataFileWriter<Object> writer = new DataFileWriter<>(new GenericDatumWriter<>());
     private final ByteArrayOutputStream datum = new ByteArrayOutputStream(256);
     private final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(datum, null);
+    private final Schema rowSchema;
     private final long inlineLimit;
     private ByteArrayOutputStream inline;
     private long bytes;
     private long updates;
 
-    PartWriter(CodecFactory codec, Schema updateSchema, Map<String, String> meta, long targetBytes, long inlineLimit) {
+    PartWriter(CodecFactory codec, Schema rowSchema, Map<String, String> meta, long targetBytes, long inlineLimit) {
+        this.rowSchema = rowSchema;
         this.inlineLimit = inlineLimit;
         this.inline = inlineLimit > 0 ? new ByteArrayOutputStream((int) Math.min(inlineLimit, 1024)) : null;
         try {
@@ -41,7 +43,7 @@ public final class PartWriter {
             // a block never needs to be larger than the part: small parts get small buffers
             writer.setSyncInterval((int) Math.max(32, Math.min(DEFAULT_SYNC_INTERVAL, targetBytes)));
             meta.forEach(writer::setMeta);
-            writer.create(updateSchema, out);
+            writer.create(PartEncoder.updateSchema(rowSchema), out);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start a part", e);
         }
@@ -86,6 +88,15 @@ public final class PartWriter {
      */
     public Optional<byte[]> inline() {
         return inline == null ? Optional.empty() : Optional.of(inline.toByteArray());
+    }
+
+    /**
+     * The key of the part when it is stored {@link #inline()}: the fingerprint of the row schema it
+     * was opened with ({@link InlinePartKey}), which readers check against the registry's schema of
+     * the part's id.
+     */
+    public String inlineKey() {
+        return InlinePartKey.of(rowSchema);
     }
 
     /** Closes the container file and returns it. */

@@ -1,6 +1,7 @@
 package io.mvsink.read;
 
 import io.mvsink.avro.Part;
+import io.mvsink.batch.InlinePartKey;
 import io.mvsink.batch.PartEncoder;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.registry.SchemaRegistry;
@@ -8,6 +9,7 @@ import io.mvsink.registry.SubjectVersion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.util.OptionalLong;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.file.DataFileReader;
@@ -25,10 +27,13 @@ import org.apache.avro.io.DecoderFactory;
  * of a backward-compatible subject meet: read into the latest version, equal rows are equal.
  *
  * <p>A part stored inline in consensus ({@code Part.inline}) is its updates' Avro binary without a
- * container file: its writer schema is the registry's schema of the part's id.
+ * container file: its writer schema is the registry's schema of the part's id, checked against
+ * the fingerprint of the schema it was written with, which its key records ({@link InlinePartKey}).
+ * An inline part written before fingerprints (key {@code ""}) is read without that check.
  *
- * <p>A part whose metadata does not carry the schema id its batch names, or whose writer schema
- * the target cannot read, is an {@link UnreadablePartException}; a file that is not a readable
+ * <p>A part whose metadata does not carry the schema id its batch names, an inline part whose
+ * recorded fingerprint is not that of the registry's schema of its id (or whose key is no inline
+ * key), or a part whose writer schema the target cannot read, is an {@link UnreadablePartException}; a file that is not a readable
  * Avro container, or inline bytes that end inside an update, is an {@link UncheckedIOException}.
  * Both name the part. What {@link Updates} throws reaches the caller unwrapped. Not thread-safe
  * (the reader reuses its records).
@@ -56,9 +61,11 @@ public final class PartReader {
 
     /**
      * Reads every update of a part of batch {@code batchId}: from its blob in {@code blobs}, or
-     * inline, with the writer schema of its id from {@code registry}.
+     * inline, with the writer schema of its id from {@code registry} (checked against the
+     * fingerprint the part's key records).
      *
-     * @throws UnreadablePartException as {@link #read(String, byte[], int, Updates)}
+     * @throws UnreadablePartException as {@link #read(String, byte[], int, Updates)}, or an inline
+     *     part's key records another fingerprint than the registry's schema of its id has
      */
     public void read(Part part, String batchId, BlobStore blobs, SchemaRegistry registry, Updates updates) {
         ByteBuffer inline = part.getInline();
@@ -67,7 +74,9 @@ public final class PartReader {
             return;
         }
         String where = "the inline part (schema id " + part.getSchemaId() + ") of batch " + batchId;
-        Schema writerUpdate = PartEncoder.updateSchema(registry.schemaById(part.getSchemaId()));
+        Schema writerRow = registry.schemaById(part.getSchemaId());
+        checkFingerprint(where, part, writerRow);
+        Schema writerUpdate = PartEncoder.updateSchema(writerRow);
         checkReadable(where, part.getSchemaId(), writerUpdate);
         GenericDatumReader<GenericRecord> datum = new GenericDatumReader<>(writerUpdate, targetUpdate);
         ByteBuffer bytes = inline.duplicate();
@@ -81,6 +90,30 @@ public final class PartReader {
         }
         if (read != part.getUpdates()) {
             throw new UnreadablePartException(where + " holds " + read + " updates but says " + part.getUpdates());
+        }
+    }
+
+    /**
+     * Checks that the registry's schema of an inline part's id is the one it was written with, by
+     * the fingerprint its key records ({@link InlinePartKey}); a part written before fingerprints
+     * (key {@code ""}) has nothing to check.
+     */
+    private static void checkFingerprint(String where, Part part, Schema registered) {
+        String key = part.getKey();
+        if (!InlinePartKey.isWellFormed(key)) {
+            throw new UnreadablePartException(where + " has the key \"" + key + "\", which is neither \"\" nor "
+                + InlinePartKey.PREFIX + "<16 hex digits>");
+        }
+        OptionalLong written = InlinePartKey.recorded(key);
+        if (written.isEmpty()) {
+            return;
+        }
+        long found = InlinePartKey.fingerprint(registered);
+        if (written.getAsLong() != found) {
+            throw new UnreadablePartException(where + " was written with a schema of fingerprint "
+                + InlinePartKey.hex(written.getAsLong()) + ", but the registry's schema id " + part.getSchemaId()
+                + " has fingerprint " + InlinePartKey.hex(found) + ": the registry no longer holds the schema the part "
+                + "was written with (restored with other ids, or the version deleted and its id reused)");
         }
     }
 

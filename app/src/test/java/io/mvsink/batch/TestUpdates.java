@@ -1,12 +1,19 @@
 package io.mvsink.batch;
 
+import io.mvsink.avro.Batch;
+import io.mvsink.avro.Contribution;
+import io.mvsink.blob.InMemoryBlobStore;
+import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.produce.Workload;
+import io.mvsink.registry.SchemaRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import org.apache.avro.Schema;
+import org.apache.avro.SchemaNormalization;
 import org.apache.avro.file.DataFileReader;
 import org.apache.avro.file.SeekableByteArrayInput;
 import org.apache.avro.generic.GenericData;
@@ -15,6 +22,7 @@ import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
+import org.apache.kafka.common.utils.Time;
 
 /** Rows of {@link Workload#ROW_SCHEMA} as updates, and parts read back as updates, for batch tests. */
 public final class TestUpdates {
@@ -25,6 +33,37 @@ public final class TestUpdates {
     public static final Schema ROW_V2 = org.apache.avro.SchemaBuilder.record("Row").namespace("io.mvsink.demo").fields()
         .requiredLong("id").requiredString("category").requiredLong("amount")
         .name("region").type().stringType().stringDefault("none").endRecord();
+
+    /**
+     * {@link Workload#ROW_SCHEMA}'s layout (long, string, long) under other names: the bytes of a row
+     * of one decode as a row of the other, a wrong one. What a registry restored with other ids may
+     * give the id of a v1 row.
+     */
+    public static final Schema SAME_LAYOUT = org.apache.avro.SchemaBuilder.record("Row").namespace("io.mvsink.demo")
+        .fields().requiredLong("quantity").requiredString("label").requiredLong("price").endRecord();
+
+    /** Avro's 64-bit Rabin fingerprint of the schema's parsing canonical form, as 16 hex digits. */
+    public static String fingerprint(Schema schema) {
+        return String.format("%016x", SchemaNormalization.parsingFingerprint64(schema));
+    }
+
+    /**
+     * A batch of shard {@code shard} holding {@code updates}, written inline by a real
+     * {@link BatchWriter} (it writes no blob) with the writer schemas {@code registry} gives their ids.
+     */
+    public static Batch inlineBatch(String shard, long lower, long upper, List<Update> updates,
+                                    List<Contribution> contributions, SchemaRegistry registry) {
+        InMemoryBlobStore blobs = new InMemoryBlobStore();
+        BatchWriter writer = new BatchWriter(shard, lower, upper, UUID.randomUUID().toString(),
+            new ShardSink(shard, shard + "/", "test", new ShardMetrics(shard), 1 << 16), Time.SYSTEM);
+        writer.add(new ContributionData(shard, 0, lower, upper, updates, 0L), registry, new PartEncoder("null", 1 << 20),
+            blobs);
+        Batch batch = writer.finish(blobs, contributions, 0L);
+        if (blobs.writeRequests() != 0 || batch.getParts().stream().anyMatch(p -> p.getInline() == null)) {
+            throw new IllegalStateException("the batch was not written inline: " + batch);
+        }
+        return batch;
+    }
 
     /** An update as read back from a part: the row decoded. */
     public record ReadUpdate(GenericRecord row, long time, long diff) {

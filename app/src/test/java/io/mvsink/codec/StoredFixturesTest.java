@@ -13,12 +13,17 @@ import io.mvsink.avro.Part;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.avro.StateRollup;
 import io.mvsink.avro.TaskProgress;
+import io.mvsink.blob.InMemoryBlobStore;
+import io.mvsink.read.PartReader;
+import io.mvsink.registry.InMemorySchemaRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.Schema;
+import org.apache.avro.SchemaBuilder;
 import org.apache.avro.specific.SpecificRecord;
 import org.junit.jupiter.api.Test;
 
@@ -176,6 +181,26 @@ class StoredFixturesTest {
         }
         assertEquals(SpecificCodec.FRAME_MARKER, bytes("StateDiff-v4.bin")[0], "framed");
         assertNotEquals(SpecificCodec.FRAME_MARKER, bytes("StateDiff-v3.bin")[0], "unframed");
+    }
+
+    @Test
+    void shouldReadTheInlinePartOfADiffWrittenBeforeFingerprintsWithoutACheck() throws IOException {
+        // an inline part's key was "" before it carried its writer schema's fingerprint: nothing to check, read as then
+        InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
+        for (int id = 1; id < 8; id++) {
+            registry.register("other-" + id, SchemaBuilder.record("Other" + id).fields().requiredInt("f").endRecord());
+        }
+        Schema row = SchemaBuilder.record("Row").fields().requiredString("s").requiredLong("n").endRecord();
+        assertEquals(8, registry.register("orders-value", row), "the fixture's inline part names schema id 8");
+        Batch batch = Codecs.STATE_DIFF.decode(bytes("StateDiff-v4.bin")).getAdded().get(0);
+        Part inline = batch.getParts().get(2);
+        assertEquals("", inline.getKey());
+        List<String> read = new ArrayList<>();
+
+        new PartReader(registry.latest("orders-value")).read(inline, batch.getBatchId(), new InMemoryBlobStore(), registry,
+            (r, time, diff) -> read.add(r + " " + time + " " + diff));
+
+        assertEquals(List.of("{\"s\": \"a\", \"n\": 3} -2 0"), read);
     }
 
     /** The batch of {@link StoredValues#batch()} since Part.inline: v1's two blob parts and an inline one. */

@@ -13,7 +13,6 @@ import io.mvsink.avro.Part;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.batch.BlobKeys;
 import io.mvsink.batch.PartEncoder;
-import io.mvsink.batch.PartWriter;
 import io.mvsink.batch.TestUpdates;
 import io.mvsink.batch.TestUpdates.ReadUpdate;
 import io.mvsink.batch.Update;
@@ -22,8 +21,8 @@ import io.mvsink.blob.InMemoryBlobStore;
 import io.mvsink.consensus.ShardState;
 import io.mvsink.produce.Workload;
 import io.mvsink.read.SnapshotReader;
+import io.mvsink.read.UnreadablePartException;
 import io.mvsink.registry.InMemorySchemaRegistry;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -282,6 +281,26 @@ class BatchMergerTest {
         assertEquals(writes + merged.getParts().size(), blobs.writeRequests());
     }
 
+    @Test
+    void shouldRefuseToMergeAnInlinePartWhoseSchemaIdTheRegistryNowGivesAnotherSchema() {
+        Batch inline = TestUpdates.inlineBatch(SHARD, 0, 1000, List.of(update(v1, BOOK, 10, 1), update(v1, TOY, 20, 1)),
+            List.of(new Contribution(0, 0L, 1000L, 2L)), registry);
+        InMemorySchemaRegistry restored = new InMemorySchemaRegistry();
+        assertEquals(v1, restored.register(SUBJECT, TestUpdates.SAME_LAYOUT), "the restored registry gives the id to another schema");
+        BatchMerger merger = new BatchMerger(blobs, restored, SUBJECT, new PartEncoder("deflate", 1 << 20), "orders/",
+            "orders-consensus/orders", time);
+        Batch[] merged = new Batch[1];
+
+        UnreadablePartException e = assertThrows(UnreadablePartException.class,
+            () -> merged[0] = merger.merge(SHARD, 1, List.of(inline), 0),
+            () -> "merged instead: " + (merged[0] == null ? null : read(merged[0])));
+
+        assertTrue(e.getMessage().contains("fingerprint " + TestUpdates.fingerprint(Workload.ROW_SCHEMA)
+            + ", but the registry's schema id " + v1 + " has fingerprint "
+            + TestUpdates.fingerprint(TestUpdates.SAME_LAYOUT)), e.getMessage());
+        assertEquals(0, blobs.writeRequests(), "nothing written");
+    }
+
     private static final Comparator<ReadUpdate> BY_ROW_TEXT = Comparator.comparing(u -> u.row().toString());
 
     /** A sealed input batch: the updates written one part per schema id, one contribution per partition. */
@@ -309,26 +328,13 @@ class BatchMergerTest {
             .setUpdates((long) updates.size()).setBytes(bytes).setClosedAtMs(0L).build();
     }
 
-    /** As {@link #batch}, its parts inline (no container file, no blob). */
+    /** As {@link #batch}, its parts inline (no container file, no blob), written by a real batch writer. */
     private Batch inlineBatch(long lower, long upper, List<Update> updates, int... partitions) {
-        Map<Integer, List<Update>> bySchema = new TreeMap<>();
-        updates.forEach(u -> bySchema.computeIfAbsent(u.schemaId(), k -> new ArrayList<>()).add(u));
-        List<Part> parts = new ArrayList<>();
-        for (Map.Entry<Integer, List<Update>> e : bySchema.entrySet()) {
-            PartWriter writer = inputs.open(registry.schemaById(e.getKey()),
-                Map.of(PartEncoder.META_SCHEMA_ID, Integer.toString(e.getKey())), 4096);
-            e.getValue().forEach(writer::add);
-            byte[] inline = writer.inline().orElseThrow();
-            parts.add(new Part("", e.getKey(), (long) inline.length, writer.updates(), ByteBuffer.wrap(inline)));
-        }
         List<Contribution> contributions = new ArrayList<>();
         for (int p : partitions) {
             contributions.add(new Contribution(p, lower, upper, (long) updates.size()));
         }
-        return Batch.newBuilder().setBatchId(UUID.randomUUID().toString()).setShard(SHARD).setLower(lower)
-            .setUpper(upper).setSchemaIds(new ArrayList<>(bySchema.keySet())).setContributions(contributions)
-            .setParts(parts).setUpdates((long) updates.size()).setBytes(parts.stream().mapToLong(Part::getBytes).sum())
-            .setClosedAtMs(0L).build();
+        return TestUpdates.inlineBatch(SHARD, lower, upper, updates, contributions, registry);
     }
 
     /**

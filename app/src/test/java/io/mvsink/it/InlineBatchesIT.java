@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mvsink.MvsinkApp;
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.Part;
+import io.mvsink.batch.TestUpdates;
 import io.mvsink.blob.BlobInfo;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.consensus.ShardState;
@@ -72,6 +73,8 @@ class InlineBatchesIT {
             for (Batch batch : quiet.batches()) {
                 for (Part part : batch.getParts()) {
                     assertTrue(part.getInline() != null, "every part is inline: " + part.getKey());
+                    assertEquals("inline:" + TestUpdates.fingerprint(sink.registry.schemaById(part.getSchemaId())),
+                        part.getKey(), "keyed by the fingerprint of the registry's schema of its id");
                     inlineIds.add(part.getSchemaId());
                 }
             }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.Part;
 import io.mvsink.avro.StateDiff;
+import io.mvsink.batch.TestUpdates;
 import io.mvsink.batch.Update;
 import io.mvsink.consensus.ShardState;
 import io.mvsink.produce.Workload;
@@ -16,6 +17,7 @@ import io.mvsink.registry.InMemorySchemaRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericData;
@@ -199,7 +201,8 @@ class SnapshotReaderTest {
             Batch empty = inlining.build(1, 1000, 2000, List.of());
             assertEquals(blobsBefore, inlining.blobs.writeRequests(), "small batches write no blob");
             assertEquals(2, small.getParts().size(), "one inline part per schema id");
-            small.getParts().forEach(p -> assertEquals("", p.getKey()));
+            assertEquals(List.of("inline:" + TestUpdates.fingerprint(Workload.ROW_SCHEMA), "inline:" + TestUpdates.fingerprint(V2)),
+                small.getParts().stream().map(Part::getKey).toList(), "keyed by the writer schema's fingerprint");
             small.getParts().forEach(p -> assertEquals(p.getBytes(), (long) p.getInline().remaining()));
             inlining.append(1, 0, 1000, big, small);
             inlining.append(2, 1000, 2000, later, empty);
@@ -211,9 +214,31 @@ class SnapshotReaderTest {
                 "the inline retractions, one under each version, cancel the blob batch's and the inline batch's rows");
             assertEquals(List.of(change(inV2(BOOK, "none"), 1500, -100), change(inV2(TOY, "none"), 1600, -1)),
                 inlineReader.changes(inlining.state, 1000, 2000));
-            assertTrue(inlining.state.referencedBlobs().stream().noneMatch(String::isEmpty), "inline parts are no blobs");
+            assertEquals(Set.copyOf(big.getParts().stream().map(Part::getKey).toList()), inlining.state.referencedBlobs(),
+                "inline parts are no blobs");
             assertEquals(small.getParts().stream().mapToLong(Part::getBytes).sum()
                 + later.getParts().stream().mapToLong(Part::getBytes).sum(), inlining.state.inlineBytes());
+        }
+    }
+
+    @Test
+    void shouldRefuseASnapshotOfInlineRowsWhoseSchemaIdTheRegistryNowGivesAnotherSchema() throws Exception {
+        try (ShardFixture inlining = new ShardFixture(4096)) {
+            inlining.append(1, 0, 1000, inlining.build(0, 0, 1000, List.of(update(inlining.schemaId, BOOK, 10, 1))),
+                inlining.build(1, 0, 1000, List.of(update(inlining.schemaId, TOY, 20, 1))));
+            InMemorySchemaRegistry restored = new InMemorySchemaRegistry();
+            assertEquals(inlining.schemaId, restored.register("orders-value", TestUpdates.SAME_LAYOUT),
+                "the restored registry gives the id to another schema");
+            SnapshotReader restoredReader = new SnapshotReader(inlining.blobs, restored, "orders-value");
+            Object[] read = new Object[1];
+
+            UnreadablePartException e = assertThrows(UnreadablePartException.class,
+                () -> read[0] = restoredReader.read(inlining.state, 999), () -> "read instead: " + read[0]);
+
+            assertTrue(e.getMessage().contains("(schema id " + inlining.schemaId + ")"), e.getMessage());
+            assertTrue(e.getMessage().contains("fingerprint " + TestUpdates.fingerprint(Workload.ROW_SCHEMA)
+                + ", but the registry's schema id " + inlining.schemaId + " has fingerprint "
+                + TestUpdates.fingerprint(TestUpdates.SAME_LAYOUT)), e.getMessage());
         }
     }
 
