@@ -6,6 +6,8 @@ package io.mvsink.read;
  * message names the part and the schema ids.
  */
 public class UnreadablePartException extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
     public UnreadablePartException(String message) {
         super(message);
     }
