@@ -163,9 +163,13 @@ final class SubscriberProbe implements AutoCloseable {
 
     /** Stops the subscriber after its current poll and waits for it. */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         stop = true;
-        thread.join(READ_TIMEOUT.toMillis());
-        watcher.join(READ_TIMEOUT.toMillis());
+        try {
+            thread.join(READ_TIMEOUT.toMillis());
+            watcher.join(READ_TIMEOUT.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

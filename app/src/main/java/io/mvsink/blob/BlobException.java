@@ -2,6 +2,8 @@ package io.mvsink.blob;
 
 /** Base of the blob room's unchecked exceptions. */
 public class BlobException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     public BlobException(String message) {
         super(message);
     }

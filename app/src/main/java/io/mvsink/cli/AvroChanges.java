@@ -42,6 +42,8 @@ final class AvroChanges implements SubscribeCommand.Output {
 
     /** Rows that are not in the schema the file was opened with. */
     static final class SchemaChangedException extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
         SchemaChangedException(String message) {
             super(message);
         }

@@ -8,6 +8,7 @@ import io.mvsink.consensus.ShardState;
 import io.mvsink.read.ResumeToken;
 import io.mvsink.read.ShardReader;
 import io.mvsink.read.Subscription;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -127,11 +128,35 @@ final class SubscribeCommand implements Callable<Integer> {
         private Signals() {
         }
 
-        @SuppressWarnings("restriction")
+        /**
+         * Installs handlers through reflection on {@code sun.misc.Signal} (module jdk.unsupported,
+         * present in every JDK and JRE since 9): a direct reference is a javac warning that no
+         * annotation can silence, and the build compiles with {@code -Werror}. A shutdown hook
+         * cannot do this job: the JVM would exit 143, not 0, once the loop ended.
+         */
         static BooleanSupplier stopOnTermOrInt() {
             AtomicBoolean stop = new AtomicBoolean();
-            for (String name : new String[] {"TERM", "INT"}) {
-                sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> stop.set(true));
+            try {
+                Class<?> signal = Class.forName("sun.misc.Signal");
+                Class<?> handler = Class.forName("sun.misc.SignalHandler");
+                Object onSignal = Proxy.newProxyInstance(handler.getClassLoader(), new Class<?>[] {handler},
+                    (proxy, method, args) -> {
+                        if (method.getName().equals("handle")) {
+                            stop.set(true);
+                            return null;
+                        }
+                        return switch (method.getName()) {
+                            case "hashCode" -> System.identityHashCode(proxy);
+                            case "equals" -> proxy == args[0];
+                            default -> "mvsink subscribe stop handler";
+                        };
+                    });
+                for (String name : new String[] {"TERM", "INT"}) {
+                    Object which = signal.getConstructor(String.class).newInstance(name);
+                    signal.getMethod("handle", signal, handler).invoke(null, which, onSignal);
+                }
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("cannot handle SIGTERM/SIGINT in this JVM: " + e, e);
             }
             return stop::get;
         }

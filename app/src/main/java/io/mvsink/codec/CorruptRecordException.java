@@ -2,6 +2,8 @@ package io.mvsink.codec;
 
 /** Stored bytes of one of mvsink's own types do not decode: a bug or a corrupted topic. Fatal. */
 public class CorruptRecordException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     public CorruptRecordException(String message) {
         super(message);
     }

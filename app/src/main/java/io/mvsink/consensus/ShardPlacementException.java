@@ -6,6 +6,8 @@ package io.mvsink.consensus;
  * read; the message names both values and what to change.
  */
 public final class ShardPlacementException extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
     ShardPlacementException(String message) {
         super(message);
     }

@@ -5,6 +5,7 @@ package io.mvsink.local;
  * says which component failed and, for a process, ends with the tail of its log.
  */
 public class LocalStackException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
 
     public LocalStackException(String message) {
         super(message);

@@ -6,6 +6,8 @@ package io.mvsink.read;
  * from the last token (the message names it) reads the shard afresh.
  */
 public class SubscriptionLaggedException extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
     public SubscriptionLaggedException(String message, Throwable cause) {
         super(message, cause);
     }

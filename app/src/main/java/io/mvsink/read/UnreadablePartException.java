@@ -7,6 +7,8 @@ package io.mvsink.read;
  * help; the message names the part and the schema ids (and both fingerprints).
  */
 public class UnreadablePartException extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
     public UnreadablePartException(String message) {
         super(message);
     }

@@ -5,6 +5,8 @@ package io.mvsink.registry;
  * {@link #reason()} is a short machine-readable reason for dead-letter headers and metrics.
  */
 public class BadWireFormatException extends RegistryException {
+    private static final long serialVersionUID = 1L;
+
     /** Null or fewer than five bytes. */
     public static final String TOO_SHORT = "too-short";
     /** Byte 0 is not the magic byte 0x0. */

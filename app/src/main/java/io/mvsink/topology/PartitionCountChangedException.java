@@ -9,6 +9,7 @@ import io.mvsink.consensus.ShardPlacement;
  * says what to do.
  */
 public final class PartitionCountChangedException extends TopicException {
+    private static final long serialVersionUID = 1L;
 
     public PartitionCountChangedException(String shard, String topic, int sealedOver, int now) {
         super(ShardPlacement.partitionsChanged(shard, topic, sealedOver, now));
