@@ -44,6 +44,8 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
     private int partition;
     private TaskProgress progress;
     private long trimmedBelow = -1;
+    /** An update came in below {@link #trimmedBelow} (a replay after a crash): the next trim scans from the start. */
+    private boolean addedBelowTrim;
 
     CorrectionProcessor(SinkContext sink) {
         this.sink = sink;
@@ -106,6 +108,11 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
             sink.metrics().lateUpdate();
             LOG.debug("partition {}: late update at {} advanced to frontier {}", partition, update.time(), time);
         }
+        if (time < trimmedBelow) {
+            // a replay after a crash: the consensus topic showed the shard sealed past it before this
+            // task replayed it; sealed, so the next trim removes it
+            addedBelowTrim = true;
+        }
         buffer.add(time, update.schemaId(), update.row(), update.diff());
         intervalBytes.add(time, update.row().length + CorrectionBuffer.UPDATE_OVERHEAD);
         sink.metrics().update();
@@ -145,12 +152,14 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
     }
 
     private void trim() {
-        long upper = sealed.get();
-        if (upper > trimmedBelow) {
-            // nothing below an earlier trim comes back: updates arrive at or above the frontier
-            int removed = buffer.trimBelow(trimmedBelow < 0 ? Long.MIN_VALUE : trimmedBelow, upper);
+        long upper = Math.max(sealed.get(), trimmedBelow);
+        if (upper > trimmedBelow || addedBelowTrim) {
+            // below an earlier trim only replayed updates come back (updates arrive at or above the
+            // frontier, which a restored task may hold below the sealed upper): scan from the start then
+            int removed = buffer.trimBelow(trimmedBelow < 0 || addedBelowTrim ? Long.MIN_VALUE : trimmedBelow, upper);
             intervalBytes.trimBelow(grid.floor(upper));
             trimmedBelow = upper;
+            addedBelowTrim = false;
             LOG.debug("partition {}: trimmed {} entries below sealed upper {}", partition, removed, upper);
         }
     }

@@ -137,6 +137,28 @@ class SinkTopologyTest {
         assertTrue(left > 0 && left < both, "the sealed interval's bytes are gone, the other's stay: " + left);
     }
 
+    /**
+     * Issue 21 item 8: after a crash the consensus topic can show the shard sealed above what the
+     * restored task has replayed; the replayed updates below the sealed upper arrive after the
+     * task's first trim and must be trimmed too, not held until the next restart.
+     */
+    @Test
+    void shouldTrimReplayedUpdatesBelowTheSealedUpperThatArriveAfterTheFirstTrim() {
+        Batch sealedBeforeTheCrash = Batches.batch(0, 5_000, 0);
+        StateDiff diff = StateDiff.newBuilder().setShard("s").setSeqno(1L).setLower(0L).setUpper(5_000L)
+            .setPartitionCount(1).setAdded(List.of(sealedBeforeTheCrash)).setAppendedAtMs(WALL_CLOCK_MS).build();
+        driver.createInputTopic("k", new ByteArraySerializer(), new ByteArraySerializer()).pipeInput(
+            ConsensusKeys.diff("s", 1).getBytes(StandardCharsets.UTF_8), Codecs.STATE_DIFF.encode(diff));
+        driver.advanceWallClockTime(Duration.ofMillis(20)); // the task's first trim, at 5000
+
+        update(row(1), 1_500, 1); // replayed from the committed offset: sealed already
+        update(row(2), 4_500, 1);
+        update(row(3), 5_500, 1);
+        driver.advanceWallClockTime(Duration.ofMillis(20));
+
+        assertEquals(1, count(buffer()), "only row 3 at 5500 is above the sealed upper");
+    }
+
     @Test
     void shouldKeepUpdatesAboveTheSealInTheBuffer() {
         update(row(1), 500, 1);
