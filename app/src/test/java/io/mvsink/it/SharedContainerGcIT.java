@@ -27,7 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LocalStackExtension.class)
 class SharedContainerGcIT {
     /** The least grace the overrides allow: 4 x (5 s transaction timeout + 0.2 s barrier + 0.25 s linger + 2 s). */
-    private static final long GRACE_MS = 30_000;
+    static final long GRACE_MS = 30_000;
 
     @Test
     void shouldNotDeleteTheOtherAppsPartsWhenTwoAppsShareATopicAndAContainer(LocalStack stack) throws Exception {
@@ -62,11 +62,12 @@ class SharedContainerGcIT {
         }
     }
 
-    private static boolean exists(SinkHarness sink, String key) {
+    static boolean exists(SinkHarness sink, String key) {
         return sink.blobs.list(key).stream().anyMatch(blob -> blob.key().equals(key));
     }
 
-    private static Properties overrides() {
+    /** GC every 2 s with the least grace the test overrides allow. */
+    static Properties overrides() {
         Properties props = new Properties();
         props.put(MvsinkConfig.GC_GRACE_MS, Long.toString(GRACE_MS));
         props.put(MvsinkConfig.GC_INTERVAL_MS, "2000");

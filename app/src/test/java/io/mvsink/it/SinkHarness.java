@@ -39,7 +39,7 @@ import org.apache.kafka.streams.KafkaStreams;
 /** One shard under test on the real stack: its topics, apps, producer and readers. */
 final class SinkHarness implements AutoCloseable {
     final LocalStack stack;
-    final String name = "it-" + UUID.randomUUID().toString().substring(0, 8);
+    final String name;
     private final String correctionsTopic;
     final int partitions;
     final SchemaRegistry registry;
@@ -57,14 +57,8 @@ final class SinkHarness implements AutoCloseable {
     /** {@code blobsFor} wraps the blob store the apps write with (e.g. to inject faults). */
     SinkHarness(LocalStack stack, int partitions, Properties overrides, UnaryOperator<BlobStore> blobsFor)
             throws Exception {
-        this(stack, null, partitions, overrides, blobsFor);
-        try (Admin admin = Admin.create(clientProps())) {
-            // the tests' update times are small logical times (1970 as timestamps): the broker's
-            // time-based retention would delete them at its next check (every 5 minutes), and the
-            // model read back from this topic with them
-            admin.createTopics(List.of(new NewTopic(correctionsTopic(), partitions, (short) 1)
-                .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, "-1")))).all().get(60, TimeUnit.SECONDS);
-        }
+        this(stack, newName(), null, partitions, overrides, blobsFor);
+        createCorrectionsTopic();
     }
 
     /**
@@ -73,12 +67,24 @@ final class SinkHarness implements AutoCloseable {
      * staging copy on the same storage account looks like.
      */
     SinkHarness(SinkHarness sibling, Properties overrides) throws Exception {
-        this(sibling.stack, sibling.correctionsTopic(), sibling.partitions, overrides, UnaryOperator.identity());
+        this(sibling.stack, newName(), sibling.correctionsTopic(), sibling.partitions, overrides,
+            UnaryOperator.identity());
     }
 
-    private SinkHarness(LocalStack stack, String correctionsTopic, int partitions, Properties overrides,
+    /**
+     * The same app as {@code twin} (application id, corrections topic, blob container and prefix)
+     * on another Kafka cluster, {@code cluster}'s, with its own corrections topic there: staging and
+     * production, or a DR pair, sharing one storage container.
+     */
+    SinkHarness(SinkHarness twin, LocalStack cluster, Properties overrides) throws Exception {
+        this(cluster, twin.name, twin.correctionsTopic(), twin.partitions, overrides, UnaryOperator.identity());
+        createCorrectionsTopic();
+    }
+
+    private SinkHarness(LocalStack stack, String name, String correctionsTopic, int partitions, Properties overrides,
                         UnaryOperator<BlobStore> blobsFor) throws Exception {
         this.stack = stack;
+        this.name = name;
         this.correctionsTopic = correctionsTopic != null ? correctionsTopic : name + "-corrections";
         this.partitions = partitions;
         this.overrides = overrides;
@@ -89,6 +95,25 @@ final class SinkHarness implements AutoCloseable {
         this.appBlobs = blobsFor.apply(blobs);
         registry.register(correctionsTopic() + "-value", Workload.ROW_SCHEMA);
         registry.setCompatibility(correctionsTopic() + "-value", "BACKWARD");
+    }
+
+    private static String newName() {
+        return "it-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    private void createCorrectionsTopic() throws Exception {
+        try (Admin admin = Admin.create(clientProps())) {
+            // the tests' update times are small logical times (1970 as timestamps): the broker's
+            // time-based retention would delete them at its next check (every 5 minutes), and the
+            // model read back from this topic with them
+            admin.createTopics(List.of(new NewTopic(correctionsTopic(), partitions, (short) 1)
+                .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, "-1")))).all().get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    /** The owner the shard's apps write their parts with. */
+    String blobOwner() {
+        return config(0).blobOwner();
     }
 
     String correctionsTopic() {
