@@ -1,6 +1,7 @@
 package io.mvsink.cli;
 
 import io.mvsink.Wiring;
+import io.mvsink.blob.BlobOwner;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.consensus.ConsensusReader;
@@ -51,9 +52,10 @@ final class GcCommand implements Callable<Integer> {
                 + " (" + configuredGrace + "): a running appender may still seal a batch whose parts are that old");
         }
         Map<String, Object> props = config.kafkaClientProps();
+        BlobOwner owner = Wiring.blobOwner(config);
         GcResult result;
         try (BlobStore blobs = Wiring.blobs(config)) {
-            BlobGc own = new BlobGc(blobs, config.blobPrefix(), config.blobOwner(), grace, Time.SYSTEM);
+            BlobGc own = new BlobGc(blobs, config.blobPrefix(), owner, grace, Time.SYSTEM);
             BlobGc gc = claimUnowned ? own.claimUnowned() : own;
             result = gc.run(() -> ConsensusReader.read(props, config.consensusTopic(), config.shard(),
                 Duration.ofSeconds(60)), dryRun);
@@ -62,7 +64,7 @@ final class GcCommand implements Callable<Integer> {
             result.deleted().forEach(System.out::println);
         }
         System.err.println("gc: shard " + config.shard() + ", prefix " + config.blobPrefix() + ", owner "
-            + config.blobOwner() + (claimUnowned ? " (claiming unowned blobs)" : "") + ", grace " + grace
+            + owner.value() + (claimUnowned ? " (claiming unowned blobs)" : "") + ", grace " + grace
             + " ms: " + result.summary());
         return result.outcome() == GcResult.Outcome.STALE_STATE ? ExitCodes.GC_STOPPED_EARLY : ExitCodes.OK;
     }

@@ -245,15 +245,6 @@ public final class MvsinkConfig extends AbstractConfig {
         return orDefault(BLOB_PREFIX, shard() + "/");
     }
 
-    /**
-     * The owner every blob of the shard is written with, {@code <consensus topic>/<shard>}: the
-     * state that may reference the blob. The blob GC deletes only blobs of its own owner, so two
-     * apps (application ids, consensus topics) writing under one prefix never collect each other's.
-     */
-    public String blobOwner() {
-        return consensusTopic() + "/" + shard();
-    }
-
     /** The inline limit in effect: {@link #INLINE_MAX_BYTES}, or 0 when compaction is off (nothing would move it out). */
     public long inlineMaxBytes() {
         return getBoolean(COMPACTION_ENABLED) ? getInt(INLINE_MAX_BYTES) : 0;

@@ -1,6 +1,7 @@
 package io.mvsink.gc;
 
 import io.mvsink.blob.BlobInfo;
+import io.mvsink.blob.BlobOwner;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.consensus.ShardState;
 import java.util.ArrayList;
@@ -91,25 +92,25 @@ public final class BlobGc {
 
     private final BlobStore blobs;
     private final String prefix;
-    private final String owner;
+    private final BlobOwner owner;
     private final boolean claimUnowned;
     private final long graceMs;
     private final Time time;
 
     /**
      * @param prefix the shard's blob prefix ({@code MvsinkConfig.blobPrefix()}); must not be empty
-     * @param owner the shard's blob owner ({@code MvsinkConfig.blobOwner()}); only its blobs are deleted
+     * @param owner the shard's blob owner; only its blobs are deleted
      * @param graceMs {@code gc.grace.ms}: at least the grace the shard's appenders run with
      */
-    public BlobGc(BlobStore blobs, String prefix, String owner, long graceMs, Time time) {
+    public BlobGc(BlobStore blobs, String prefix, BlobOwner owner, long graceMs, Time time) {
         this(blobs, prefix, owner, false, graceMs, time);
     }
 
-    private BlobGc(BlobStore blobs, String prefix, String owner, boolean claimUnowned, long graceMs, Time time) {
+    private BlobGc(BlobStore blobs, String prefix, BlobOwner owner, boolean claimUnowned, long graceMs, Time time) {
         if (prefix == null || prefix.isEmpty()) {
             throw new IllegalArgumentException("blob gc needs a non-empty prefix: it would list the whole container");
         }
-        if (owner == null || owner.isEmpty()) {
+        if (owner == null) {
             throw new IllegalArgumentException("blob gc of " + prefix + " needs its owner: it deletes only its own blobs");
         }
         if (graceMs < 4) {
@@ -176,7 +177,7 @@ public final class BlobGc {
                 retiredKept++;
             } else if (blob.owner() == null && !claimUnowned) {
                 unowned++;
-            } else if (blob.owner() != null && !blob.owner().equals(owner)) {
+            } else if (blob.owner() != null && !blob.owner().equals(owner.value())) {
                 foreign++;
             } else if (blob.lastModified().toEpochMilli() >= cutoff) {
                 young++;

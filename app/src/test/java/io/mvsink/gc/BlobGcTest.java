@@ -10,6 +10,7 @@ import io.mvsink.avro.Part;
 import io.mvsink.avro.RetiredBlob;
 import io.mvsink.avro.StateRollup;
 import io.mvsink.blob.BlobInfo;
+import io.mvsink.blob.BlobOwner;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.blob.ForwardingBlobStore;
 import io.mvsink.blob.InMemoryBlobStore;
@@ -28,8 +29,9 @@ import org.junit.jupiter.api.Test;
 class BlobGcTest {
     private static final long GRACE = 60_000;
     private static final String PREFIX = "orders/";
-    static final String OWNER = "blue-consensus/orders";
-    private static final String OTHER_OWNER = "green-consensus/orders";
+    private static final String CLUSTER = "MkU3OEVBNTcwNTJENDM2Qg";
+    static final BlobOwner OWNER = new BlobOwner(CLUSTER, "blue-consensus", "orders");
+    private static final String OTHER_OWNER = new BlobOwner(CLUSTER, "green-consensus", "orders").value();
 
     private final MockTime time = new MockTime(0, 1_700_000_000_000L, 0);
     private final InMemoryBlobStore store = new InMemoryBlobStore(clockOf(time));
@@ -332,7 +334,7 @@ class BlobGcTest {
     }
 
     private void put(String key, int size) {
-        store.putIfAbsent(key, new byte[size], OWNER);
+        store.putIfAbsent(key, new byte[size], OWNER.value());
     }
 
     private boolean exists(String key) {

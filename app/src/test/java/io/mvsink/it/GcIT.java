@@ -46,7 +46,7 @@ class GcIT {
             sink.startApp(2);
             long upper = produceAndSeal(sink, producer, 31);
             String prefix = sink.config(0).blobPrefix();
-            String owner = sink.config(0).blobOwner();
+            String owner = sink.blobOwner();
             List<String> leaked = leak(sink.blobs, prefix, owner, 3);
             String outside = sink.correctionsTopic() + "-elsewhere/leaked-" + UUID.randomUUID() + ".avro";
             sink.blobs.putIfAbsent(outside, new byte[] {1, 2, 3}, owner);
@@ -81,7 +81,7 @@ class GcIT {
             MvsinkApp app = sink.startApp(2);
             long upper = produceAndSeal(sink, producer, 32);
             String prefix = sink.config(0).blobPrefix();
-            List<String> leaked = leak(sink.blobs, prefix, sink.config(0).blobOwner(), 1);
+            List<String> leaked = leak(sink.blobs, prefix, sink.blobOwner(), 1);
 
             await().atMost(Duration.ofMillis(GRACE_MS + 60_000)).pollInterval(Duration.ofMillis(500))
                 .until(() -> !keys(sink.blobs, prefix).contains(leaked.get(0)));

@@ -111,9 +111,9 @@ final class SinkHarness implements AutoCloseable {
         }
     }
 
-    /** The owner the shard's apps write their parts with. */
+    /** The owner the shard's apps write their parts with (on this harness's cluster). */
     String blobOwner() {
-        return config(0).blobOwner();
+        return Wiring.blobOwner(config(0)).value();
     }
 
     String correctionsTopic() {
