@@ -5,6 +5,12 @@ package io.mvsink.blob;
  * cluster. Every part mvsink writes carries {@link #value()} as its {@link BlobStore#OWNER_METADATA},
  * and the blob GC deletes only blobs of its own owner. The one place the owner is derived.
  *
+ * <p>The cluster id is part of it because topic names are not unique across clusters: staging and
+ * production, two regions or a DR pair run the same app (same {@code application.id}, same
+ * topics) and may share one storage container and prefix; without the cluster each GC took the
+ * other's live parts for its own garbage (issue 21). Owners written before that, the
+ * {@link #legacy()} form, cannot be attributed to a cluster: the GC keeps them as unowned.
+ *
  * @param clusterId the Kafka cluster's id ({@code Admin.describeCluster().clusterId()}, read once at start)
  * @param consensusTopic the shard's consensus topic
  * @param shard the shard's name
@@ -21,8 +27,16 @@ public record BlobOwner(String clusterId, String consensusTopic, String shard) {
         require("shard", shard);
     }
 
-    /** The owner every part of the shard is written with. */
+    /** The owner every part of the shard is written with: {@code <cluster id>/<consensus topic>/<shard>}. */
     public String value() {
+        return clusterId + "/" + legacy();
+    }
+
+    /**
+     * {@code <consensus topic>/<shard>}: the owner versions before issue 21 wrote, without the
+     * cluster. Such a blob may be this shard's or the same app's on another cluster.
+     */
+    public String legacy() {
         return consensusTopic + "/" + shard;
     }
 

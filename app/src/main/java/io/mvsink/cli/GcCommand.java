@@ -18,8 +18,9 @@ import picocli.CommandLine.Option;
 
 @Command(name = "gc", description = "Deletes the shard's blobs that no state references once they are older than "
     + "the grace period (gc.grace.ms). Never deletes a referenced blob, one compaction retired less than the grace "
-    + "ago, another owner's blob (another application.id or consensus.topic), or anything outside the shard's "
-    + "blob prefix; deletes nothing while the shard has no appends. Prints "
+    + "ago, another owner's blob (another Kafka cluster, application.id or consensus.topic), a blob without an "
+    + "owner or with the owner of versions before owners named the Kafka cluster (unless --claim-unowned), or "
+    + "anything outside the shard's blob prefix; deletes nothing while the shard has no appends. Prints "
     + "one summary line on stderr; exit 3 if it stopped early because reading and deleting took longer than a "
     + "quarter of the grace (run it again).")
 final class GcCommand implements Callable<Integer> {
@@ -35,8 +36,10 @@ final class GcCommand implements Callable<Integer> {
     Long graceMs;
 
     @Option(names = "--claim-unowned", description = "Also collect blobs under the prefix that have no owner "
-        + "(written by versions before owners) as this shard's. Only when no other app writes under the prefix: "
-        + "another app's old parts would be deleted.")
+        + "(written by versions before owners), or the shard's owner without the Kafka cluster "
+        + "(<consensus topic>/<shard>, written by versions before owners named the cluster), as this shard's. "
+        + "Only when no other app and no other Kafka cluster writes under the prefix: their old parts would be "
+        + "deleted.")
     boolean claimUnowned;
 
     @Option(names = "--dry-run", description = "Delete nothing; print the keys it would delete, one per line on stdout.")

@@ -138,9 +138,10 @@ public final class MvsinkConfig extends AbstractConfig {
                 + "naming both.")
         .define(BLOB_PREFIX, Type.STRING, "", new PrefixValidator(), Importance.LOW,
             "Key prefix of every part; empty means <shard>/. Must end with '/', so that it is never the "
-                + "start of another shard's prefix. Every part also carries its owner (the consensus topic "
-                + "and the shard) in its metadata, and the blob GC deletes only its own. Changing it later keeps "
-                + "every part readable (each key is complete) but the blob GC lists only the current prefix: "
+                + "start of another shard's prefix. Every part also carries its owner (the Kafka cluster id, "
+                + "the consensus topic and the shard) in its metadata, and the blob GC deletes only its own. "
+                + "Changing it later keeps every part readable (each key is complete) but the blob GC lists only "
+                + "the current prefix: "
                 + "garbage left under the old one is collected only by gc run with the old prefix.")
         .define(BLOB_TARGET_BYTES, Type.LONG, 8L * 1024 * 1024, between(1024L, 1L << 31), Importance.MEDIUM,
             "A part is cut once it holds about this many bytes of encoded updates.")

@@ -30,6 +30,7 @@ class BlobGcTest {
     private static final long GRACE = 60_000;
     private static final String PREFIX = "orders/";
     private static final String CLUSTER = "MkU3OEVBNTcwNTJENDM2Qg";
+    private static final String OTHER_CLUSTER = "q1Sh-9_ISia_zwGINzRvyQ";
     static final BlobOwner OWNER = new BlobOwner(CLUSTER, "blue-consensus", "orders");
     private static final String OTHER_OWNER = new BlobOwner(CLUSTER, "green-consensus", "orders").value();
 
@@ -127,6 +128,47 @@ class BlobGcTest {
         GcResult claimed = gc(store).claimUnowned().run(state(List.of(), Map.of()), time.milliseconds(), false);
         assertEquals(List.of("orders/old-0000.avro"), claimed.deleted());
         assertEquals(0, claimed.unowned());
+    }
+
+    @Test
+    void shouldNeverDeleteTheSameAppsBlobsOfAnotherKafkaCluster() {
+        // one app (application id, consensus topic, shard, prefix) on two clusters sharing a container
+        BlobOwner west = new BlobOwner(OTHER_CLUSTER, OWNER.consensusTopic(), OWNER.shard());
+        put("orders/east-leaked-0000.avro");
+        store.putIfAbsent("orders/west-leaked-0000.avro", new byte[3], west.value());
+        time.sleep(100 * GRACE);
+
+        GcResult east = gc(store).run(state(List.of(), Map.of()), time.milliseconds(), false);
+        assertEquals(List.of("orders/east-leaked-0000.avro"), east.deleted());
+        assertEquals(1, east.foreign());
+        assertTrue(exists("orders/west-leaked-0000.avro"), "the other cluster's part, unreferenced here, is kept");
+
+        put("orders/east-live-0000.avro");
+        time.sleep(100 * GRACE);
+        GcResult westGc = new BlobGc(store, PREFIX, west, GRACE, time).run(state(List.of(), Map.of()),
+            time.milliseconds(), false);
+        assertEquals(List.of("orders/west-leaked-0000.avro"), westGc.deleted());
+        assertEquals(1, westGc.foreign());
+        assertTrue(exists("orders/east-live-0000.avro"));
+    }
+
+    @Test
+    void shouldKeepABlobOfTheLegacyOwnerWithoutClusterUnlessClaimed() {
+        // what versions before issue 21 wrote: <consensus topic>/<shard>, no cluster id
+        store.putIfAbsent("orders/legacy-0000.avro", new byte[3], "blue-consensus/orders");
+        store.putIfAbsent("orders/green-legacy-0000.avro", new byte[3], "green-consensus/orders");
+        time.sleep(100 * GRACE);
+
+        GcResult kept = gc(store).run(state(List.of(), Map.of()), time.milliseconds(), false);
+        assertEquals(List.of(), kept.deleted());
+        assertEquals(1, kept.unowned(), "the shard's legacy blob cannot be told from another cluster's: kept");
+        assertEquals(1, kept.foreign(), "another app's legacy blob");
+        assertTrue(exists("orders/legacy-0000.avro"));
+
+        GcResult claimed = gc(store).claimUnowned().run(state(List.of(), Map.of()), time.milliseconds(), false);
+        assertEquals(List.of("orders/legacy-0000.avro"), claimed.deleted());
+        assertEquals(1, claimed.foreign(), "claiming takes the shard's legacy owner, not another app's");
+        assertTrue(exists("orders/green-legacy-0000.avro"));
     }
 
     @Test

@@ -43,8 +43,8 @@ class SharedContainerGcIT {
             blue.awaitUpper(upper);
             green.awaitUpper(upper);
             String prefix = blue.config(0).blobPrefix();
-            String blueLeaked = GcIT.leak(blue.blobs, prefix, blue.blobOwner(), 1).get(0);
-            String greenLeaked = GcIT.leak(green.blobs, prefix, green.blobOwner(), 1).get(0);
+            String blueLeaked = GcIT.leak(blue.blobs, prefix, blue.blobOwner().value(), 1).get(0);
+            String greenLeaked = GcIT.leak(green.blobs, prefix, green.blobOwner().value(), 1).get(0);
 
             // every part is written by now; let the grace pass, then let each GC run twice
             long sealedAt = System.currentTimeMillis();

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mvsink.MvsinkApp;
 import io.mvsink.Wiring;
 import io.mvsink.protocol.SharedBatchRegistry;
+import io.mvsink.blob.BlobOwner;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.avro.StateDiff;
@@ -112,8 +113,8 @@ final class SinkHarness implements AutoCloseable {
     }
 
     /** The owner the shard's apps write their parts with (on this harness's cluster). */
-    String blobOwner() {
-        return Wiring.blobOwner(config(0)).value();
+    BlobOwner blobOwner() {
+        return Wiring.blobOwner(config(0));
     }
 
     String correctionsTopic() {

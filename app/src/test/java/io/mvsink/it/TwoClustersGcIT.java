@@ -54,8 +54,8 @@ class TwoClustersGcIT {
             east.awaitUpper(eastUpper);
             west.awaitUpper(westUpper);
             String prefix = east.config(0).blobPrefix();
-            String eastLeaked = GcIT.leak(east.blobs, prefix, east.blobOwner(), 1).get(0);
-            String westLeaked = GcIT.leak(west.blobs, prefix, west.blobOwner(), 1).get(0);
+            String eastLeaked = GcIT.leak(east.blobs, prefix, east.blobOwner().value(), 1).get(0);
+            String westLeaked = GcIT.leak(west.blobs, prefix, west.blobOwner().value(), 1).get(0);
 
             // every part is written by now; let the grace pass, then let each GC run twice
             long sealedAt = System.currentTimeMillis();
