@@ -13,7 +13,9 @@ import io.mvsink.produce.CorrectionProducer;
 import io.mvsink.produce.Workload;
 import io.mvsink.produce.WorkloadRunner;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Properties;
+import java.util.stream.IntStream;
 import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -27,7 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LocalStackExtension.class)
 class SharedContainerGcIT {
     /** The least grace the overrides allow: 4 x (5 s transaction timeout + 0.2 s barrier + 0.25 s linger + 2 s). */
-    static final long GRACE_MS = 30_000;
+    private static final long GRACE_MS = 30_000;
 
     @Test
     void shouldNotDeleteTheOtherAppsPartsWhenTwoAppsShareATopicAndAContainer(LocalStack stack) throws Exception {
@@ -46,20 +48,26 @@ class SharedContainerGcIT {
             String blueLeaked = GcIT.leak(blue.blobs, prefix, blue.blobOwner().value(), 1).get(0);
             String greenLeaked = GcIT.leak(green.blobs, prefix, green.blobOwner().value(), 1).get(0);
 
-            // every part is written by now; let the grace pass, then let each GC run twice
-            long sealedAt = System.currentTimeMillis();
-            await().atMost(Duration.ofMillis(GRACE_MS + 10_000)).pollInterval(Duration.ofMillis(200))
-                .until(() -> System.currentTimeMillis() > sealedAt + GRACE_MS + 1_000);
-            long blueRuns = blueApp.metrics().gcRuns();
-            long greenRuns = greenApp.metrics().gcRuns();
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                .until(() -> blueApp.metrics().gcRuns() >= blueRuns + 2 && greenApp.metrics().gcRuns() >= greenRuns + 2);
+            awaitTwoGcRunsPastTheGrace(blueApp, greenApp);
 
             assertFalse(exists(blue, blueLeaked) || exists(green, greenLeaked), "each gc collected its own garbage");
             assertEquals(0, blueApp.metrics().gcFailures(), "blue gc failures");
             assertEquals(0, greenApp.metrics().gcFailures(), "green gc failures");
             assertEquals(blue.assertSealedExactly(upper), green.assertSealedExactly(upper));
         }
+    }
+
+    /**
+     * Every part is written by now: lets the grace pass (by the local clock), then waits until each
+     * app's GC ran twice more.
+     */
+    static void awaitTwoGcRunsPastTheGrace(MvsinkApp... apps) {
+        long writtenAt = System.currentTimeMillis();
+        await().atMost(Duration.ofMillis(GRACE_MS + 10_000)).pollInterval(Duration.ofMillis(200))
+            .until(() -> System.currentTimeMillis() > writtenAt + GRACE_MS + 1_000);
+        long[] runs = Arrays.stream(apps).mapToLong(app -> app.metrics().gcRuns()).toArray();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+            .until(() -> IntStream.range(0, apps.length).allMatch(i -> apps[i].metrics().gcRuns() >= runs[i] + 2));
     }
 
     static boolean exists(SinkHarness sink, String key) {

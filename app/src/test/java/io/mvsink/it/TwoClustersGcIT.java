@@ -1,6 +1,5 @@
 package io.mvsink.it;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -14,7 +13,6 @@ import io.mvsink.local.LocalStackExtension;
 import io.mvsink.produce.CorrectionProducer;
 import io.mvsink.produce.Workload;
 import io.mvsink.produce.WorkloadRunner;
-import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.Test;
@@ -30,8 +28,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(LocalStackExtension.class)
 class TwoClustersGcIT {
-    private static final long GRACE_MS = SharedContainerGcIT.GRACE_MS;
-
     @Test
     void shouldNotDeleteTheOtherClustersPartsWhenTheSameAppOnTwoClustersSharesAContainer(LocalStack shared)
             throws Exception {
@@ -57,14 +53,7 @@ class TwoClustersGcIT {
             String eastLeaked = GcIT.leak(east.blobs, prefix, east.blobOwner().value(), 1).get(0);
             String westLeaked = GcIT.leak(west.blobs, prefix, west.blobOwner().value(), 1).get(0);
 
-            // every part is written by now; let the grace pass, then let each GC run twice
-            long sealedAt = System.currentTimeMillis();
-            await().atMost(Duration.ofMillis(GRACE_MS + 10_000)).pollInterval(Duration.ofMillis(200))
-                .until(() -> System.currentTimeMillis() > sealedAt + GRACE_MS + 1_000);
-            long eastRuns = eastApp.metrics().gcRuns();
-            long westRuns = westApp.metrics().gcRuns();
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                .until(() -> eastApp.metrics().gcRuns() >= eastRuns + 2 && westApp.metrics().gcRuns() >= westRuns + 2);
+            SharedContainerGcIT.awaitTwoGcRunsPastTheGrace(eastApp, westApp);
 
             assertEquals(0, eastApp.metrics().gcFailures(), "east gc failures");
             assertEquals(0, westApp.metrics().gcFailures(), "west gc failures");
