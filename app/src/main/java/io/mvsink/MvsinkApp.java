@@ -103,7 +103,7 @@ public final class MvsinkApp implements AutoCloseable {
         if (streams != null) {
             throw new IllegalStateException("mvsink app for shard " + config.shard() + " already started");
         }
-        RegistryReadiness.await(deps.registry(), config.correctionsTopic() + "-value",
+        RegistryReadiness.await(deps.registry(), config.rowSubject(),
             config.getString(MvsinkConfig.REGISTRY_URL), config.getLong(MvsinkConfig.REGISTRY_STARTUP_TIMEOUT_MS),
             deps.time());
         admin = Admin.create(clientProps());
@@ -120,7 +120,7 @@ public final class MvsinkApp implements AutoCloseable {
         }
         deps.batches().addShard(new ShardSink(config.shard(), config.blobPrefix(), owner.value(),
             deps.metrics(), inlineMaxBytes(config.inlineMaxBytes(), partitions)), new RangeMinter(config.batchIntervalMs(), config.getLong(MvsinkConfig.RANGE_TARGET_BYTES)));
-        SinkContext sink = new SinkContext(config.shard(), config.correctionsTopic() + "-value",
+        SinkContext sink = new SinkContext(config.shard(), config.rowSubject(),
             config.batchIntervalMs(), partitions, config.getLong(MvsinkConfig.PUNCTUATE_INTERVAL_MS),
             config.getLong(MvsinkConfig.RECONTRIBUTE_TIMEOUT_MS),
             config.getInt(MvsinkConfig.MAX_ROW_BYTES), deps.time(), deps.metrics(), deps.batches(),
@@ -191,7 +191,7 @@ public final class MvsinkApp implements AutoCloseable {
                 thread.setDaemon(true);
                 return thread;
             });
-            merge = new BatchMerger(deps.blobs(), deps.registry(), config.correctionsTopic() + "-value",
+            merge = new BatchMerger(deps.blobs(), deps.registry(), config.rowSubject(),
                 Wiring.encoder(config), config.blobPrefix(), owner.value(), deps.time());
         }
         return new SinkContext.Upkeep(merge, compactor == null ? Runnable::run : compactor,

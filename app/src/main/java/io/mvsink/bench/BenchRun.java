@@ -62,13 +62,13 @@ final class BenchRun {
                 .all().get(60, TimeUnit.SECONDS);
         }
         Workload workload = new Workload(WORKLOAD_SEED, WORKLOAD_KEYS, RETRACT_SHARE);
-        String subject = config.correctionsTopic() + "-value";
+        String subject = config.rowSubject();
         SubscriberProbe probe = null;
         try (MvsinkApp.Dependencies deps = Wiring.dependencies(config);
              MvsinkApp app = new MvsinkApp(config, deps);
-             CorrectionProducer producer = new CorrectionProducer(client, config.correctionsTopic(), deps.registry())) {
-            deps.registry().register(config.correctionsTopic() + "-value", Workload.ROW_SCHEMA);
-            deps.registry().setCompatibility(config.correctionsTopic() + "-value", "BACKWARD");
+             CorrectionProducer producer = new CorrectionProducer(client, config.correctionsTopic(), subject, deps.registry())) {
+            deps.registry().register(subject, Workload.ROW_SCHEMA);
+            deps.registry().setCompatibility(subject, "BACKWARD");
             app.start();
             awaitRunning(app, mode);
             probe = options.subscribe() ? SubscriberProbe.start(config, subject) : null;
@@ -98,7 +98,7 @@ final class BenchRun {
                 diffs.stream().filter(d -> !ShardState.isCompaction(d)).toList(), config.batchIntervalMs());
 
             Map<String, Long> snapshot = new SnapshotReader(deps.blobs(), deps.registry(),
-                config.correctionsTopic() + "-value").read(state, state.upper() - 1);
+                subject).read(state, state.upper() - 1);
             Map<String, Long> model = new TreeMap<>();
             workload.model().forEach((row, count) -> model.put(GenericData.get().toString(row), count));
             if (probe != null) {

@@ -1,6 +1,7 @@
 package io.mvsink.bench;
 
 import io.mvsink.batch.CoalescingMode;
+import io.mvsink.config.SubjectNameStrategy;
 import io.mvsink.local.LocalStack;
 import io.mvsink.local.LocalStackLauncher;
 import io.mvsink.local.LocalStackOptions;
@@ -106,7 +107,9 @@ public final class CatchUpBench {
             Map<String, Object> producerProps = new LinkedHashMap<>(client);
             producerProps.put("linger.ms", 20);
             producerProps.put("batch.size", 256 * 1024);
-            try (CorrectionProducer producer = new CorrectionProducer(producerProps, topic,
+            // the runs' apps name their rows' subject by the default strategy
+            String subject = SubjectNameStrategy.TOPIC_NAME.subject(topic, "");
+            try (CorrectionProducer producer = new CorrectionProducer(producerProps, topic, subject,
                     new RegistryClient(RegistrySettings.of(stack.registryUrl())))) {
                 Preload.send(producer, workload, plan);
             }

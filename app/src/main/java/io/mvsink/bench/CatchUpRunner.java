@@ -119,7 +119,7 @@ final class CatchUpRunner {
             jvm.add("-Xmx" + heap);
         }
         try (ConsensusFollower follower = new ConsensusFollower(client, config.consensusTopic(), config.shard());
-             SubscriberProbe probe = options.subscribe() ? SubscriberProbe.start(config, topic + "-value") : null;
+             SubscriberProbe probe = options.subscribe() ? SubscriberProbe.start(config, config.rowSubject()) : null;
              ChildJvm child = ChildJvm.start(appId, jvm, "io.mvsink.cli.Main", List.of("run", "--config", file.toString()),
                  work.resolve(appId + ".log"))) {
             long[] printed = {System.nanoTime()};
@@ -168,7 +168,7 @@ final class CatchUpRunner {
             long stored = blobs.list(config.blobPrefix()).size();
             ShardState state = ConsensusReader.read(client, config.consensusTopic(), config.shard(), READ_TIMEOUT);
             Map<String, Long> snapshot = state.upper() == 0 ? Map.of()
-                : new SnapshotReader(blobs, registry, topic + "-value").read(state, state.upper() - 1);
+                : new SnapshotReader(blobs, registry, config.rowSubject()).read(state, state.upper() - 1);
             return new SealAndSnapshot(stored, new CatchUpFigures.SnapshotCheck(snapshot.size(), snapshot.equals(model)));
         }
     }

@@ -129,8 +129,9 @@ public final class QuietBench {
         Workload workload = new Workload(label.hashCode(), 500, 0.3);
         try (MvsinkApp.Dependencies deps = Wiring.dependencies(config);
              MvsinkApp app = new MvsinkApp(config, deps);
-             CorrectionProducer producer = new CorrectionProducer(client, config.correctionsTopic(), deps.registry())) {
-            String subject = config.correctionsTopic() + "-value";
+             CorrectionProducer producer = new CorrectionProducer(client, config.correctionsTopic(),
+                 config.rowSubject(), deps.registry())) {
+            String subject = config.rowSubject();
             deps.registry().register(subject, Workload.ROW_SCHEMA);
             deps.registry().setCompatibility(subject, "BACKWARD");
             app.start();

@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A subscriber following a bench run's shard from its first append ({@link ResumeToken#START}), on
+ * A subscriber following a bench run's shard from its first append ({@link ShardReader#startToken}), on
  * a thread of its own in the bench's JVM, with a blob store and registry client of its own: what
  * {@code mvsink subscribe} does, without printing. It records when each token was delivered, and
  * sums the changes per row so that the bench can check the sum against the workload's model.
@@ -75,7 +75,7 @@ final class SubscriberProbe implements AutoCloseable {
             if (reader == null) {
                 return;
             }
-            Subscription subscription = reader.resume(ResumeToken.START, new Subscription.Listener() {
+            Subscription subscription = reader.resume(reader.startToken(), new Subscription.Listener() {
                 @Override
                 public void snapshot(long asOf, List<Change> rows, ResumeToken token) {
                     seal(rows, token);

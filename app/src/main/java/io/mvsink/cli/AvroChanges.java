@@ -72,7 +72,7 @@ final class AvroChanges implements SubscribeCommand.Output {
             .requiredLong("diff")
             .endRecord();
         Schema token = SchemaBuilder.record("Token").namespace(NAMESPACE)
-            .doc("after the snapshot and after each seal: --resume this token (<seqno>:<upper>) to continue").fields()
+            .doc("after the snapshot and after each seal: --resume this token (<consensus topic>/<shard>/<seqno>:<upper>) to continue").fields()
             .requiredString("token")
             .endRecord();
         return Schema.createUnion(change, token);

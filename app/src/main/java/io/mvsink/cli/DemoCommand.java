@@ -60,9 +60,9 @@ final class DemoCommand implements Callable<Integer> {
             try (MvsinkApp.Dependencies deps = Wiring.dependencies(config);
                  MvsinkApp app = new MvsinkApp(config, deps);
                  CorrectionProducer producer = new CorrectionProducer(
-                     Map.of("bootstrap.servers", stack.bootstrapServers()), config.correctionsTopic(), deps.registry())) {
-                deps.registry().register(config.correctionsTopic() + "-value", Workload.ROW_SCHEMA);
-                deps.registry().setCompatibility(config.correctionsTopic() + "-value", "BACKWARD");
+                     Map.of("bootstrap.servers", stack.bootstrapServers()), config.correctionsTopic(), config.rowSubject(), deps.registry())) {
+                deps.registry().register(config.rowSubject(), Workload.ROW_SCHEMA);
+                deps.registry().setCompatibility(config.rowSubject(), "BACKWARD");
                 app.start();
                 WorkloadRunner runner = new WorkloadRunner(producer, workload, Time.SYSTEM);
                 CompletableFuture<Long> producing = CompletableFuture.supplyAsync(
@@ -79,7 +79,7 @@ final class DemoCommand implements Callable<Integer> {
                     progressLine(app.metrics(), deps.blobs().writeRequests(), start)));
                 progress.end();
                 Map<String, Long> snapshot = new SnapshotReader(deps.blobs(), deps.registry(),
-                    config.correctionsTopic() + "-value").read(state, state.upper() - 1);
+                    config.rowSubject()).read(state, state.upper() - 1);
                 Map<String, Long> model = new TreeMap<>();
                 workload.model().forEach((row, count) -> model.put(GenericData.get().toString(row), count));
                 return summary(app.metrics(), deps.blobs().writeRequests(), sent, state, snapshot, model);

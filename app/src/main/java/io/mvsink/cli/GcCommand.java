@@ -17,10 +17,12 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "gc", description = "Deletes the shard's blobs that no state references once they are older than "
-    + "the grace period (gc.grace.ms). Never deletes a referenced blob, one compaction retired less than the grace "
+    + "the grace period: gc.grace.ms or --grace-ms, or the grace the shard's appender recorded in the consensus topic "
+    + "if that is larger (its appenders seal batches up to half of it old). Never deletes a referenced blob, one compaction retired less than the grace "
     + "ago, another owner's blob (another Kafka cluster, application.id or consensus.topic), a blob without an "
     + "owner or with the owner of versions before owners named the Kafka cluster (unless --claim-unowned), or "
-    + "anything outside the shard's blob prefix; deletes nothing while the shard has no appends. Prints "
+    + "anything outside the shard's blob prefix; deletes nothing while the shard has no appends or no recorded "
+    + "grace. Prints "
     + "one summary line on stderr; exit 3 if it stopped early because reading and deleting took longer than a "
     + "quarter of the grace (run it again).")
 final class GcCommand implements Callable<Integer> {
@@ -31,8 +33,8 @@ final class GcCommand implements Callable<Integer> {
         + "is <shard>/ unless blob.prefix is set.")
     String shard;
 
-    @Option(names = "--grace-ms", paramLabel = "MS", description = "Grace period (default: gc.grace.ms). Never less "
-        + "than the gc.grace.ms the shard's apps run with: their appenders seal batches up to half of it old.")
+    @Option(names = "--grace-ms", paramLabel = "MS", description = "Grace period (default: gc.grace.ms); never less "
+        + "than gc.grace.ms. The shard's recorded grace wins where it is larger.")
     Long graceMs;
 
     @Option(names = "--claim-unowned", description = "Also collect blobs under the prefix that have no owner "
@@ -67,8 +69,7 @@ final class GcCommand implements Callable<Integer> {
             result.deleted().forEach(System.out::println);
         }
         System.err.println("gc: shard " + config.shard() + ", prefix " + config.blobPrefix() + ", owner "
-            + owner.value() + (claimUnowned ? " (claiming unowned blobs)" : "") + ", grace " + grace
-            + " ms: " + result.summary());
+            + owner.value() + (claimUnowned ? " (claiming unowned blobs)" : "") + ": " + result.summary());
         return result.outcome() == GcResult.Outcome.STALE_STATE ? ExitCodes.GC_STOPPED_EARLY : ExitCodes.OK;
     }
 

@@ -11,8 +11,8 @@ import java.util.List;
 
 /**
  * A subscription as JSON lines: {@code {"row":…,"time":…,"diff":…}} per change (a snapshot's rows
- * at its as-of time, with their net counts), and {@code {"token":"<seqno>:<upper>"}} after the
- * snapshot and after each seal, flushed with it. A reader that was killed drops the lines after
+ * at its as-of time, with their net counts), and {@code {"token":"<consensus topic>/<shard>/<seqno>:<upper>"}}
+ * after the snapshot and after each seal, flushed with it (a token needs no JSON escaping). A reader that was killed drops the lines after
  * the last token line (an unfinished seal) and resumes with that token.
  */
 final class JsonLines implements SubscribeCommand.Output {

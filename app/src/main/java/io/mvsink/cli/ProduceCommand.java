@@ -8,6 +8,7 @@ import io.mvsink.produce.Workload;
 import io.mvsink.produce.WorkloadRunner;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.utils.Time;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -43,8 +44,10 @@ final class ProduceCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         MvsinkConfig config = settings.config();
+        requireWorkloadRecord(config);
         Map<String, Object> props = config.kafkaClientProps();
-        try (CorrectionProducer producer = new CorrectionProducer(props, config.correctionsTopic(), Wiring.registry(config))) {
+        try (CorrectionProducer producer = new CorrectionProducer(props, config.correctionsTopic(), config.rowSubject(),
+                Wiring.registry(config))) {
             WorkloadRunner runner = new WorkloadRunner(producer, new Workload(seed, keys, retractShare), Time.SYSTEM);
             ProgressLine progress = ProgressLine.onStderr();
             long sent = runner.run(rate, durationSeconds * 1000, count, progressMs,
@@ -54,5 +57,21 @@ final class ProduceCommand implements Callable<Integer> {
                 + " partitions; final progress " + upper);
         }
         return 0;
+    }
+
+    /**
+     * A producer whose strategy names the subject after the record registers the workload's rows
+     * under their own full name: one the shard reads only if it is {@code row.record.name}.
+     */
+    private static void requireWorkloadRecord(MvsinkConfig config) {
+        String record = config.getString(MvsinkConfig.ROW_RECORD_NAME);
+        String workload = Workload.ROW_SCHEMA.getFullName();
+        if (config.subjectNameStrategy().needsRecordName() && !record.equals(workload)) {
+            throw new ConfigException(MvsinkConfig.ROW_RECORD_NAME, record, "produce writes " + workload
+                + " rows, which a producer with " + MvsinkConfig.VALUE_SUBJECT_NAME_STRATEGY + "="
+                + config.subjectNameStrategy().className() + " registers under "
+                + config.subjectNameStrategy().subject(config.correctionsTopic(), workload) + ", not under the "
+                + "shard's subject " + config.rowSubject());
+        }
     }
 }

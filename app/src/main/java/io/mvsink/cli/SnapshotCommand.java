@@ -31,7 +31,7 @@ final class SnapshotCommand implements Callable<Integer> {
     Long asOf;
 
     @Option(names = "--subject", description = "The registry subject whose latest schema rows are read into "
-        + "(default: <corrections.topic>-value).")
+        + "(default: the shard's row subject, by value.subject.name.strategy: <corrections.topic>-value unless set otherwise).")
     String subject;
 
     @Override
@@ -45,7 +45,7 @@ final class SnapshotCommand implements Callable<Integer> {
             return 0;
         }
         long time = asOf(state, asOf);
-        String rows = subject != null ? subject : config.correctionsTopic() + "-value";
+        String rows = subject != null ? subject : config.rowSubject();
         try (BlobStore blobs = Wiring.blobs(config)) {
             ShardPlacement.requireLocation(name, state.location(), blobs.location(), MvsinkConfig.BLOB_CONTAINER);
             print(new SnapshotReader(blobs, Wiring.registry(config), rows).read(state, time), System.out);

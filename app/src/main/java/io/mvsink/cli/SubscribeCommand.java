@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "subscribe", description = "Follows a shard: prints a snapshot as of a time (or resumes after a token), "
     + "then each seal's changes in time order, with a token after the snapshot and after each seal: as JSON lines "
-    + "{\"row\",\"time\",\"diff\"} and {\"token\":\"<seqno>:<upper>\"}, or (--format avro) as one Avro object "
+    + "{\"row\",\"time\",\"diff\"} and {\"token\":\"<consensus topic>/<shard>/<seqno>:<upper>\"}, or (--format avro) as one Avro object "
     + "container file of Change and Token records. Runs until SIGTERM or Ctrl-C, then exits 0.")
 final class SubscribeCommand implements Callable<Integer> {
     /** The output formats: {@link JsonLines} and {@link AvroChanges}. */
@@ -41,12 +41,12 @@ final class SubscribeCommand implements Callable<Integer> {
     Long asOf;
 
     @Option(names = "--resume", paramLabel = "TOKEN", description = "Continue after a token (a token line or Token "
-        + "record) of an earlier run (<seqno>:<upper>): no snapshot, every change from the token's upper on. "
-        + "Excludes --as-of.")
+        + "record) of an earlier run of the same shard (<consensus topic>/<shard>/<seqno>:<upper>): no snapshot, "
+        + "every change from the token's upper on; another shard's token is refused. Excludes --as-of.")
     String resume;
 
     @Option(names = "--subject", description = "The registry subject whose latest schema rows are read into "
-        + "(default: <corrections.topic>-value).")
+        + "(default: the shard's row subject, by value.subject.name.strategy: <corrections.topic>-value unless set otherwise).")
     String subject;
 
     @Option(names = "--format", paramLabel = "json|avro", defaultValue = "json",
@@ -68,7 +68,7 @@ final class SubscribeCommand implements Callable<Integer> {
         ResumeToken token = resume == null ? null : token(resume);
         MvsinkConfig config = settings.config();
         String name = shard != null ? shard : config.shard();
-        String rows = subject != null ? subject : config.correctionsTopic() + "-value";
+        String rows = subject != null ? subject : config.rowSubject();
         BooleanSupplier stop = stopped != null ? stopped : Signals.stopOnTermOrInt();
         try (BlobStore blobs = Wiring.blobs(config);
              ShardReader reader = ShardReader.open(config.kafkaClientProps(), config.consensusTopic(), name, blobs,
@@ -108,7 +108,7 @@ final class SubscribeCommand implements Callable<Integer> {
                 return reader.subscribe(SnapshotCommand.asOf(state, asOf), out);
             }
             // an empty shard: follow it from its first append
-            return state.seqno() == 0 ? reader.resume(ResumeToken.START, out) : reader.subscribe(state.upper() - 1, out);
+            return state.seqno() == 0 ? reader.resume(reader.startToken(), out) : reader.subscribe(state.upper() - 1, out);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException((token != null ? "--resume: " : "") + e.getMessage(), e);
         }

@@ -54,6 +54,8 @@ public final class MvsinkConfig extends AbstractConfig {
     public static final String REGISTRY_URL = "schema.registry.url";
     public static final String REGISTRY_BASIC_AUTH = "schema.registry.basic.auth.user.info";
     public static final String REGISTRY_TIMEOUT_MS = "schema.registry.request.timeout.ms";
+    public static final String VALUE_SUBJECT_NAME_STRATEGY = "value.subject.name.strategy";
+    public static final String ROW_RECORD_NAME = "row.record.name";
     public static final String MAX_ROW_BYTES = "max.row.bytes";
     public static final String REGISTRY_STARTUP_TIMEOUT_MS = "schema.registry.startup.timeout.ms";
     public static final String COMPACTION_ENABLED = "compaction.enabled";
@@ -169,6 +171,17 @@ public final class MvsinkConfig extends AbstractConfig {
         .define(REGISTRY_STARTUP_TIMEOUT_MS, Type.LONG, 60_000L, between(0L, 3_600_000L), Importance.LOW,
             "At start, how long to wait for the schema registry to answer before giving up with an error "
                 + "(0: try once).")
+        .define(VALUE_SUBJECT_NAME_STRATEGY, Type.STRING, SubjectNameStrategy.TOPIC_NAME.className(),
+            new SubjectNameStrategy.Validator(), Importance.HIGH,
+            "The producers' naming strategy of the rows' registry subject, as Confluent's serializers take it: "
+                + "TopicNameStrategy names it <corrections.topic>-value, RecordNameStrategy <" + ROW_RECORD_NAME
+                + ">, TopicRecordNameStrategy <corrections.topic>-<" + ROW_RECORD_NAME + ">. A row is accepted iff "
+                + "its schema id is a version of that subject, whatever text the producer registered; snapshot "
+                + "and subscribe read rows into its latest version, and produce registers there.")
+        .define(ROW_RECORD_NAME, Type.STRING, "", new SubjectNameStrategy.RecordNameValidator(), Importance.HIGH,
+            "Full name (namespace.name) of the rows' Avro record, e.g. io.example.Row: required with "
+                + "RecordNameStrategy and TopicRecordNameStrategy, which name the subject after it; refused "
+                + "with TopicNameStrategy, which does not.")
         .define(MAX_ROW_BYTES, Type.INT, 1024 * 1024, between(16, Integer.MAX_VALUE), Importance.MEDIUM,
             "Largest Avro row (value bytes after the 5-byte wire-format header) accepted; larger rows are "
                 + "dead-lettered with reason oversized-row.")
@@ -196,7 +209,10 @@ public final class MvsinkConfig extends AbstractConfig {
         .define(GC_GRACE_MS, Type.LONG, 600_000L, between(1_000L, 30L * 86_400_000L), Importance.MEDIUM,
             "Blob garbage collection never deletes a blob younger than this, nor one that compaction "
                 + "unreferenced less than this ago (a reader of an earlier state may still open it); the "
-                + "appender never seals a batch closed more than half of it ago.")
+                + "appender never seals a batch closed more than half of it ago. The appender records it as the "
+                + "shard's grace in the consensus topic, and every GC of the shard (in an app or the gc command) "
+                + "waits at least the recorded one; instances of a shard should run one value (a change is "
+                + "logged; a lowered grace applies at once, a raised one to batches written after it).")
         .define(GC_INTERVAL_MS, Type.LONG, 300_000L, between(0L, 7L * 86_400_000L), Importance.LOW,
             "How often an app runs blob garbage collection by itself (0: never; the gc command runs it "
                 + "by hand).")
@@ -228,6 +244,20 @@ public final class MvsinkConfig extends AbstractConfig {
     public String shard() {
         String name = getString(SHARD_NAME);
         return name.isEmpty() ? correctionsTopic() : name;
+    }
+
+    /** The naming strategy of {@link #rowSubject()}. */
+    public SubjectNameStrategy subjectNameStrategy() {
+        return SubjectNameStrategy.named(getString(VALUE_SUBJECT_NAME_STRATEGY)).orElseThrow();
+    }
+
+    /**
+     * The registry subject of the shard's rows, by {@link #VALUE_SUBJECT_NAME_STRATEGY}: a row
+     * belongs to the shard iff its schema id is a version of it, and readers read rows into its
+     * latest version.
+     */
+    public String rowSubject() {
+        return subjectNameStrategy().subject(correctionsTopic(), getString(ROW_RECORD_NAME));
     }
 
     public String reportsTopic() {
@@ -304,6 +334,7 @@ public final class MvsinkConfig extends AbstractConfig {
                 + "(a topic name; it also names the owner of the shard's blobs)");
         }
         checkProcessingGuarantee();
+        checkRecordName();
         BlobAccess.checkOptions(blobConnectionString().value(), getString(BLOB_ENDPOINT),
             getPassword(BLOB_SAS_TOKEN).value(), getString(BLOB_AUTH));
         String auth = getPassword(REGISTRY_BASIC_AUTH).value();
@@ -322,6 +353,22 @@ public final class MvsinkConfig extends AbstractConfig {
                 + "transaction timeout " + transactionTimeoutMs() + " + " + BARRIER_TIMEOUT_MS + " + "
                 + BEST_EFFORT_LINGER_MS + " + " + CLOCK_SKEW_MS + " ms of clock skew), so that the blob GC never "
                 + "deletes a part an appender may still seal (docs/ARCHITECTURE.md, Blob garbage collection)");
+        }
+    }
+
+    /** The record name is set iff the strategy names the subject after it. */
+    private void checkRecordName() {
+        SubjectNameStrategy strategy = subjectNameStrategy();
+        String recordName = getString(ROW_RECORD_NAME);
+        if (strategy.needsRecordName() && recordName.isEmpty()) {
+            throw new ConfigException(ROW_RECORD_NAME, recordName, "must be set with " + VALUE_SUBJECT_NAME_STRATEGY
+                + "=" + getString(VALUE_SUBJECT_NAME_STRATEGY) + ", which names the rows' subject after the row "
+                + "record's full name (e.g. io.example.Row)");
+        }
+        if (!strategy.needsRecordName() && !recordName.isEmpty()) {
+            throw new ConfigException(ROW_RECORD_NAME, recordName, "is used only with RecordNameStrategy or "
+                + "TopicRecordNameStrategy; with " + VALUE_SUBJECT_NAME_STRATEGY + "=" + strategy.className()
+                + " the rows' subject is " + rowSubject() + ": remove it, or set " + VALUE_SUBJECT_NAME_STRATEGY);
         }
     }
 

@@ -21,6 +21,23 @@ public final class ConsensusKeys {
         return diff(shard, 0);
     }
 
+    /**
+     * The key of the shard's grace record ({@link ShardGrace}): {@code <shard>/.meta/gc-grace}. Its
+     * shape keeps readers that know nothing of it (versions before it) away from it: its
+     * {@link #shardOf shard} is {@code <shard>/.meta}, never a shard's name (names have no '/'); its
+     * {@link #seqnoOf seqno} is -1; and it sorts before the rollup and every diff of its shard, so
+     * a reverse scan of the shard's range meets a diff or the rollup first (the record is only
+     * ever written with an append).
+     */
+    public static String grace(String shard) {
+        return shard + "/.meta/gc-grace";
+    }
+
+    /** Whether {@code key} is a diff's (seqno 1 or more): not the rollup's, nor the grace record's. */
+    public static boolean isDiff(String key) {
+        return seqnoOf(key) > 0;
+    }
+
     public static boolean isRollup(String key) {
         return seqnoOf(key) == 0;
     }

@@ -33,10 +33,12 @@ public final class ConsensusReader {
      * value, every diff record still in the log, and how many records of the shard (tombstones
      * included) the log still holds.
      */
-    public record Log(StateRollup rollup, List<StateDiff> diffs, List<StateDiff> history, long records) {
-        /** The shard's state: the rollup plus every later diff. */
+    public record Log(StateRollup rollup, List<StateDiff> diffs, List<StateDiff> history, long records,
+                      ShardGrace grace) {
+        /** The shard's state: the rollup plus every later diff, with its grace record. */
         public ShardState state(String shard) {
             ShardState state = rollup == null ? new ShardState(shard) : ShardState.of(rollup);
+            state.recordGrace(grace);
             for (StateDiff diff : diffs) {
                 if (diff.getSeqno() > state.seqno()) {
                     state.apply(diff);
@@ -64,7 +66,7 @@ public final class ConsensusReader {
         try (KafkaConsumer<String, byte[]> consumer = consumer(clientProps)) {
             List<TopicPartition> partitions = partitions(consumer, topic, timeout);
             if (partitions.isEmpty()) {
-                return new Log(null, List.of(), List.of(), 0);
+                return new Log(null, List.of(), List.of(), 0, null);
             }
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
@@ -95,6 +97,8 @@ public final class ConsensusReader {
         Map<String, byte[]> latest = new HashMap<>();
         TreeMap<Long, StateDiff> history = new TreeMap<>();
         long records = 0;
+        String graceKey = ConsensusKeys.grace(shard);
+        ShardGrace grace = null;
         Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment(), timeout);
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!reachedEnd(consumer, end)) {
@@ -102,6 +106,10 @@ public final class ConsensusReader {
                 throw new TimeoutException("consensus topic " + topic + " not read to its end within " + timeout);
             }
             for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                if (graceKey.equals(record.key())) {
+                    grace = record.value() == null ? null : ShardGrace.of(Codecs.GRACE.decode(record.value()));
+                    continue;
+                }
                 if (!shard.equals(ConsensusKeys.shardOf(record.key()))) {
                     continue;
                 }
@@ -122,7 +130,7 @@ public final class ConsensusReader {
                 live.put(diff.getSeqno(), diff);
             }
         });
-        return new Log(rollup, new ArrayList<>(live.values()), new ArrayList<>(history.values()), records);
+        return new Log(rollup, new ArrayList<>(live.values()), new ArrayList<>(history.values()), records, grace);
     }
 
     private static boolean reachedEnd(Consumer<?, ?> consumer, Map<TopicPartition, Long> end) {

@@ -73,6 +73,11 @@ public final class ShardFollower implements AutoCloseable {
         }
     }
 
+    /** The consensus topic followed. */
+    public String topic() {
+        return topic;
+    }
+
     /** The shard's state as of the last record read. */
     public ShardState state() {
         return state;

@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -28,6 +29,7 @@ public final class ShardState {
     private long since;
     private int partitionCount;
     private String location = "";
+    private ShardGrace grace;
     private final Map<String, Batch> batches = new LinkedHashMap<>();
     private final Map<String, Long> retired = new LinkedHashMap<>();
 
@@ -158,6 +160,16 @@ public final class ShardState {
     }
 
     /** Where the shard's parts live ({@code <storage account>/<container>}); "" if no append recorded it. */
+    /** The blob GC's grace the shard's appender recorded ({@link ShardGrace}); empty before its first record. */
+    public Optional<ShardGrace> grace() {
+        return Optional.ofNullable(grace);
+    }
+
+    /** Takes the shard's grace record as read from the consensus topic next to its diffs. */
+    public void recordGrace(ShardGrace recorded) {
+        this.grace = recorded;
+    }
+
     public String location() {
         return location;
     }

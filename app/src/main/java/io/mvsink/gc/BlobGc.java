@@ -3,6 +3,7 @@ package io.mvsink.gc;
 import io.mvsink.blob.BlobInfo;
 import io.mvsink.blob.BlobOwner;
 import io.mvsink.blob.BlobStore;
+import io.mvsink.consensus.ShardGrace;
 import io.mvsink.consensus.ShardState;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,8 +17,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Blob garbage collection of one shard: deletes the blobs under the shard's prefix, written by the
  * shard ({@link BlobStore#OWNER_METADATA}), that no state references (leaked by crashes, lost
- * races, re-contributions or compaction) once they are older than the grace period {@code g}
- * ({@code gc.grace.ms}).
+ * races, re-contributions or compaction) once they are older than the grace period {@code g}:
+ * the larger of this GC's own ({@code gc.grace.ms} or the command's {@code --grace-ms}) and the
+ * grace the shard's appender recorded in the consensus topic ({@link ShardGrace}), read with
+ * {@code S}. A shard with appends but no recorded grace (its appender runs an earlier version)
+ * deletes nothing ({@link GcResult.Outcome#NO_GRACE}): the grace its appenders use is unknown.
  *
  * <h2>The rule</h2>
  * Against a state {@code S} of the shard whose reading began at {@code T0} (this GC's clock), a
@@ -50,7 +54,10 @@ import org.slf4j.LoggerFactory;
  *       merged batches of compaction included), and {@code c >= T0 - τ}, where {@code τ}
  *       bounds the time from that check to the commit of the appender's transaction (a transaction
  *       open longer than {@code transaction.timeout.ms}, 10 s under Kafka Streams' exactly-once,
- *       is aborted and never commits). {@code B} was written at {@code m >= closedAtMs - δ},
+ *       is aborted and never commits). (The bound is the shard's recorded grace's, not the
+ *       appender's own config: {@link ShardGrace} shows that no record written after {@code S}
+ *       lets an append after {@code T0} seal a batch older than {@code S}'s grace allows.)
+ *       {@code B} was written at {@code m >= closedAtMs - δ},
  *       where {@code δ} is how long before its batch's {@code closedAtMs} a part can be written:
  *       at most 0 for parts written when a batch finishes and for merged parts (their
  *       {@code closedAtMs} is taken before the first write), at most the time a shared builder
@@ -105,7 +112,7 @@ public final class BlobGc {
     /**
      * @param prefix the shard's blob prefix ({@code MvsinkConfig.blobPrefix()}); must not be empty
      * @param owner the shard's blob owner; only its blobs are deleted
-     * @param graceMs {@code gc.grace.ms}: at least the grace the shard's appenders run with
+     * @param graceMs {@code gc.grace.ms}: the least grace a run waits (the shard's recorded grace wins if larger)
      */
     public BlobGc(BlobStore blobs, String prefix, BlobOwner owner, long graceMs, Time time) {
         this(blobs, prefix, owner, false, graceMs, time);
@@ -160,9 +167,10 @@ public final class BlobGc {
     public GcResult run(ShardState state, long stateReadAtMs, boolean dryRun) {
         Set<String> referenced = state.referencedBlobs();
         Map<String, Long> retired = state.retired();
+        long grace = graceFor(state);
         List<BlobInfo> listed = blobs.list(prefix);
         long now = time.milliseconds();
-        long cutoff = now - graceMs;
+        long cutoff = now - grace;
         int listedUnderPrefix = 0;
         int live = 0;
         int retiredKept = 0;
@@ -196,12 +204,15 @@ public final class BlobGc {
                 + "named the Kafka cluster; the gc command's --claim-unowned collects them)", prefix, unowned,
                 owner.legacy());
         }
-        GcResult.Tally tally = new GcResult.Tally(dryRun, listedUnderPrefix, live, retiredKept, foreign, unowned, young,
+        GcResult.Tally tally = new GcResult.Tally(dryRun, grace, listedUnderPrefix, live, retiredKept, foreign, unowned, young,
             candidates.size());
         if (state.seqno() == 0) {
             return tally.finish(List.of(), 0, 0, GcResult.Outcome.NO_APPENDS);
         }
-        return collect(tally, candidates, stateReadAtMs, dryRun);
+        if (state.grace().isEmpty()) {
+            return tally.finish(List.of(), 0, 0, GcResult.Outcome.NO_GRACE);
+        }
+        return collect(tally, candidates, stateReadAtMs, grace, dryRun);
     }
 
     /**
@@ -213,7 +224,22 @@ public final class BlobGc {
         return blob.owner() == null || blob.owner().equals(owner.legacy());
     }
 
-    private GcResult collect(GcResult.Tally tally, List<BlobInfo> candidates, long stateReadAtMs, boolean dryRun) {
+    /**
+     * The grace a run against {@code state} waits: this GC's own, or the one the shard's appender
+     * recorded if that is larger (its appenders seal batches up to half of it old, whatever this
+     * process was configured with).
+     */
+    private long graceFor(ShardState state) {
+        long recorded = state.grace().map(g -> g.graceMs()).orElse(0L);
+        if (recorded > graceMs) {
+            LOG.info("blob gc of {}: the shard's recorded grace {} ms is above this gc's {} ms; waiting {} ms",
+                prefix, recorded, graceMs, recorded);
+        }
+        return Math.max(graceMs, recorded);
+    }
+
+    private GcResult collect(GcResult.Tally tally, List<BlobInfo> candidates, long stateReadAtMs, long grace,
+                             boolean dryRun) {
         List<String> deleted = new ArrayList<>();
         long bytes = 0;
         int missing = 0;
@@ -221,7 +247,7 @@ public final class BlobGc {
             if (Thread.currentThread().isInterrupted()) {
                 return tally.finish(deleted, bytes, missing, GcResult.Outcome.INTERRUPTED);
             }
-            if (time.milliseconds() - stateReadAtMs > graceMs / 4) {
+            if (time.milliseconds() - stateReadAtMs > grace / 4) {
                 return tally.finish(deleted, bytes, missing, GcResult.Outcome.STALE_STATE);
             }
             if (dryRun || blobs.delete(blob.key())) {

@@ -32,13 +32,18 @@ public final class CorrectionProducer implements CorrectionSink, AutoCloseable {
     private boolean compatibilityChecked;
     private final int partitions;
 
-    public CorrectionProducer(Map<String, Object> clientProps, String topic, SchemaRegistry registry) {
+    /**
+     * A producer of {@code topic}'s corrections whose row schemas are registered under
+     * {@code subject}: the shard's row subject ({@code MvsinkConfig.rowSubject()}, by default
+     * {@code <topic>-value}), the only subject whose versions the shard accepts.
+     */
+    public CorrectionProducer(Map<String, Object> clientProps, String topic, String subject, SchemaRegistry registry) {
         Map<String, Object> props = new HashMap<>(clientProps);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         props.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
         this.producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
-        this.rows = new AvroRowCodec(registry, topic + "-value");
+        this.rows = new AvroRowCodec(registry, subject);
         this.registry = registry;
         this.topic = topic;
         this.partitions = producer.partitionsFor(topic).size();
@@ -59,7 +64,7 @@ public final class CorrectionProducer implements CorrectionSink, AutoCloseable {
     }
 
     /**
-     * Sends one update; the row's schema is registered under {@code <topic>-value} on first use,
+     * Sends one update; the row's schema is registered under the subject on first use,
      * and the subject is set to BACKWARD if it has no stricter level.
      */
     @Override

@@ -83,12 +83,18 @@ public final class ShardReader implements AutoCloseable {
      * Continues after {@code token}: every update from its upper on, the seals already appended as one
      * catch-up step, then the later seals as {@link Subscription#poll} reads them.
      *
-     * @throws IllegalArgumentException as {@link ResumeToken#requireReadable} (below the since, ahead of the shard)
+     * @throws IllegalArgumentException as {@link ResumeToken#requireReadable} (another shard's or consensus topic's
+     *     token, ahead of the shard, below the since)
      */
     public Subscription resume(ResumeToken token, Subscription.Listener listener) {
         Subscription subscription = start(listener);
         subscription.resume(token);
         return subscription;
+    }
+
+    /** The token before this shard's first append: a resume from it delivers every update the shard holds. */
+    public ResumeToken startToken() {
+        return ResumeToken.start(follower.topic(), state().shard());
     }
 
     private Subscription start(Subscription.Listener listener) {

@@ -121,7 +121,7 @@ public final class SnapshotReader {
             throw new IllegalArgumentException("shard " + state.shard() + " is sealed below " + state.upper()
                 + "; [" + lower + ", " + upper + ") is not sealed yet");
         }
-        new ResumeToken(0, lower).requireReadable(state);
+        ResumeToken.requireAboveSince("[" + lower + ", " + upper + ")", lower, state);
         Map<String, Map<Long, Net>> diffs = new HashMap<>();
         scan(state, batch -> overlaps(CoverCheck.range(List.of(batch)), lower, upper), (row, time, diff) -> {
             if (time >= lower && time < upper) {

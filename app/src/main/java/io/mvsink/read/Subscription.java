@@ -54,14 +54,14 @@ public final class Subscription {
     void start(long asOf) {
         ShardState state = follower.state();
         List<Change> rows = parts.rows(state, asOf);
-        position = new ResumeToken(state.seqno(), asOf + 1);
+        position = ResumeToken.start(follower.topic(), state.shard()).at(state.seqno(), asOf + 1);
         listener.snapshot(asOf, rows, position);
         catchUp(state);
     }
 
     void resume(ResumeToken token) {
         ShardState state = follower.state();
-        token.requireReadable(state);
+        token.requireReadable(follower.topic(), state);
         position = token;
         catchUp(state);
     }
@@ -107,7 +107,7 @@ public final class Subscription {
     private void deliverRead(List<Advance> advances) {
         long upper = advances.get(advances.size() - 1).upper();
         // a subscriber that lags the since lag behind the upper: the message names its own token
-        position.requireReadable(follower.state());
+        position.requireReadable(follower.topic(), follower.state());
         List<Change> changes = parts.changes(follower.state(), position.upper(), upper);
         int from = 0;
         for (Advance advance : advances) {
@@ -118,7 +118,7 @@ public final class Subscription {
             while (to < changes.size() && changes.get(to).time() < advance.upper()) {
                 to++;
             }
-            ResumeToken token = new ResumeToken(advance.seqno(), advance.upper());
+            ResumeToken token = position.at(advance.seqno(), advance.upper());
             listener.seal(changes.subList(from, to), token);
             position = token;
             from = to;

@@ -7,6 +7,8 @@ import io.mvsink.avro.StateDiff;
 import io.mvsink.avro.StateRollup;
 import io.mvsink.codec.Codecs;
 import io.mvsink.config.MvsinkConfig;
+import io.mvsink.consensus.ConsensusKeys;
+import io.mvsink.consensus.ShardGrace;
 import io.mvsink.consensus.ShardPlacement;
 import io.mvsink.consensus.ShardState;
 import java.nio.ByteBuffer;
@@ -31,8 +33,9 @@ import org.slf4j.LoggerFactory;
  * What the appender keeps in its (changelogged) store, and the {@link ShardState} it implies:
  * {@code state/<shard>} (upper, seqno, since, garbage not yet recorded, the latest rollup's seqno),
  * {@code pending/<shard>/<batch>} (reported, not sealed), {@code live/<shard>/<batch>} (sealed
- * and not merged away) and {@code retired/<shard>/<at>/<blob>} (blobs merges took out, kept for
- * the GC's grace). Everything it writes commits in the appender's transaction with the consensus
+ * and not merged away), {@code retired/<shard>/<at>/<blob>} (blobs merges took out, kept for
+ * the GC's grace) and {@code grace/<shard>} (the grace record last written, {@link ShardGrace}; a key
+ * earlier versions neither read nor remove). Everything it writes commits in the appender's transaction with the consensus
  * records that say the same.
  */
 final class AppenderLedger {
@@ -42,6 +45,7 @@ final class AppenderLedger {
     private static final String PENDING_SINCE_KEY = "pending-since/";
     private static final String LIVE_KEY = "live/";
     private static final String RETIRED_KEY = "retired/";
+    private static final String GRACE_KEY = "grace/";
 
     private final KeyValueStore<String, byte[]> store;
     private final String shard;
@@ -50,6 +54,7 @@ final class AppenderLedger {
     private final Map<String, Long> writtenSince = new HashMap<>();
     private final AppenderState state;
     private final ShardState model;
+    private ShardGrace grace;
 
     /**
      * Loads the shard's records; {@code mirror} supplies the live batches a store of an earlier version lacks.
@@ -87,6 +92,29 @@ final class AppenderLedger {
         model = ShardState.of(StateRollup.newBuilder().setShard(shard).setSeqno(state.getSeqno())
             .setUpper(state.getUpper()).setSince(state.getSince()).setPartitionCount(state.getPartitionCount())
             .setBatches(live).setRetired(retired).setRolledUpAtMs(0L).setLocation(state.getLocation()).build());
+        grace = graceOf(store.get(GRACE_KEY + shard), mirror);
+        model.recordGrace(grace);
+    }
+
+    /**
+     * The grace record last written: from this store, else from the consensus mirror (a store an
+     * earlier version kept while another instance recorded it), else null (none yet).
+     */
+    private ShardGrace graceOf(byte[] stored, ReadOnlyKeyValueStore<String, byte[]> mirror) {
+        byte[] bytes = stored != null ? stored : mirror.get(ConsensusKeys.grace(shard));
+        return bytes == null ? null : ShardGrace.of(Codecs.GRACE.decode(bytes));
+    }
+
+    /** The shard's grace record as last written, or null if it has none yet. */
+    ShardGrace grace() {
+        return grace;
+    }
+
+    /** Keeps the grace record written with the current append. */
+    void recordGrace(ShardGrace written) {
+        grace = written;
+        model.recordGrace(written);
+        store.put(GRACE_KEY + shard, Codecs.GRACE.encode(written.toRecord(shard)));
     }
 
     /**

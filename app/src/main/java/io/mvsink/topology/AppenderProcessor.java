@@ -8,7 +8,9 @@ import io.mvsink.avro.StateDiff;
 import io.mvsink.codec.Codecs;
 import io.mvsink.metrics.ShardLogContext;
 import io.mvsink.protocol.SealCover;
+import io.mvsink.config.MvsinkConfig;
 import io.mvsink.consensus.ConsensusKeys;
+import io.mvsink.consensus.ShardGrace;
 import io.mvsink.consensus.ShardState;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -33,6 +35,9 @@ import org.slf4j.LoggerFactory;
  * appends it: one state-diff record whose {@code lower} is the current upper. A batch that
  * starts below the upper, or that closed too long ago for the blob GC's grace, can never be
  * part of a cover: it is rejected, counted as a mismatch, and its blobs are recorded as garbage.
+ * "Too long ago" is the shard's grace record's ({@link ShardGrace}), not only this process's
+ * {@code gc.grace.ms}: the appender records its grace with an append whenever it differs from the
+ * shard's, and every blob GC waits at least the recorded one.
  *
  * <p>It also keeps the shard's state bounded: it commits the merges of {@link Compactions} as
  * compaction appends (upper unchanged, the merged batches replaced), advances since, and every
@@ -107,11 +112,17 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
     /**
      * Seals the cover from the current upper, if there is one and the topic still has the shard's
      * partitions: one append per step of the cover (each step the batches that bring every partition
-     * to one upper, e.g. one minted range), as many as the pending batches allow, on one probe answer.
+     * to one upper, e.g. one minted range), as many as the pending batches allow, on one probe answer
+     * asked while a cover stood (no cover drops an answer still out: {@link PartitionWatch#noCover}).
      */
     private void sealIfCovered(long now) {
         Optional<SealCover.Cover> cover = SealCover.find(state.getUpper(), state.getPartitionCount(), ledger.pending());
-        if (cover.isEmpty() || !partitions.maySeal(state.getPartitionCount())) {
+        if (cover.isEmpty()) {
+            partitions.noCover();
+            ledger.save();
+            return;
+        }
+        if (!partitions.maySeal(state.getPartitionCount())) {
             ledger.save();
             return;
         }
@@ -139,7 +150,7 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
             return "batch holds no contribution";
         }
         if (tooOld(writtenSince, now)) {
-            return tooOldReason(batch, writtenSince);
+            return tooOldReason(batch, writtenSince, now);
         }
         for (Contribution c : batch.getContributions()) {
             if (c.getPartition() < 0 || c.getPartition() >= state.getPartitionCount() || !seen.add(c.getPartition())) {
@@ -164,7 +175,12 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
      * close long after its first write.
      */
     private boolean tooOld(long writtenSince, long now) {
-        return writtenSince > 0 && writtenSince < now - upkeep.maxBatchAgeMs();
+        return writtenSince > 0 && writtenSince < grace(now).oldestSealableMs(now);
+    }
+
+    /** The grace record in force at {@code now}: the shard's, or the change this appender's grace makes to it. */
+    private ShardGrace grace(long now) {
+        return ShardGrace.next(ledger.grace(), upkeep.graceMs(), now);
     }
 
     /** When a batch's oldest part may have been written: the earlier of its first write (0: none) and its close. */
@@ -172,9 +188,11 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
         return firstWriteAtMs > 0 && (closedAtMs <= 0 || firstWriteAtMs < closedAtMs) ? firstWriteAtMs : closedAtMs;
     }
 
-    private String tooOldReason(Batch batch, long writtenSince) {
-        return "parts written since " + writtenSince + " (closed at " + batch.getClosedAtMs() + "), more than "
-            + upkeep.maxBatchAgeMs() + " ms ago (half of gc.grace.ms): its blobs may be collected";
+    private String tooOldReason(Batch batch, long writtenSince, long now) {
+        ShardGrace grace = grace(now);
+        return "parts written since " + writtenSince + " (closed at " + batch.getClosedAtMs() + "), before "
+            + grace.oldestSealableMs(now) + " (half the shard's gc grace of " + grace.graceMs() + " ms ago, or its floor "
+            + grace.floorMs() + " after a raise): its blobs may be collected";
     }
 
     /**
@@ -189,7 +207,7 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
             long since = ledger.writtenSince(batch);
             if (tooOld(since, now)) {
                 it.remove();
-                reject(batch, tooOldReason(batch, since));
+                reject(batch, tooOldReason(batch, since, now));
                 expired = true;
             }
         }
@@ -211,7 +229,7 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
             if (tooOld(since, now)) {
                 // expirePending ran with the same clock: a cover holding such a batch is a defect
                 throw new IllegalStateException("shard " + sink.shard() + ": refusing to seal batch "
-                    + batch.getBatchId() + ": " + tooOldReason(batch, since));
+                    + batch.getBatchId() + ": " + tooOldReason(batch, since, now));
             }
         }
         long lower = state.getUpper();
@@ -268,8 +286,12 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
             .setLocation(state.getLocation()).build();
     }
 
-    /** Applies {@code diff} to the ledger, writes it, and writes a rollup when one is due. */
+    /**
+     * Applies {@code diff} to the ledger, writes it (with the grace record, when the grace it was
+     * checked against changes the shard's), and writes a rollup when one is due.
+     */
     private byte[] commit(StateDiff diff) {
+        recordGrace(diff.getAppendedAtMs());
         ledger.apply(diff);
         byte[] value = Codecs.STATE_DIFF.encode(diff);
         forward(ConsensusKeys.diff(sink.shard(), diff.getSeqno()), value, diff.getAppendedAtMs());
@@ -280,8 +302,33 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
         return value;
     }
 
+    /**
+     * Writes the grace in force at {@code now} when it differs from the shard's record, in this
+     * append's transaction: only ever with an append, so that a reader meets a diff or the rollup
+     * of the shard before it ({@link ConsensusKeys#grace}).
+     */
+    private void recordGrace(long now) {
+        ShardGrace recorded = ledger.grace();
+        ShardGrace next = grace(now);
+        if (next.equals(recorded)) {
+            return;
+        }
+        if (recorded == null) {
+            LOG.info("recording the shard's gc grace: {} ms", next.graceMs());
+        } else {
+            LOG.warn("{} {} ms differs from the shard's recorded gc grace {} ms: recording {} ms ({}); every "
+                + "instance of the shard should run with one grace", MvsinkConfig.GC_GRACE_MS, next.graceMs(),
+                recorded.graceMs(), next.graceMs(), next.graceMs() < recorded.graceMs()
+                    ? "lowered: batches older than half of it are no longer sealed"
+                    : "raised: no batch whose parts were written before " + next.floorMs() + " is sealed");
+        }
+        ledger.recordGrace(next);
+        forward(ConsensusKeys.grace(sink.shard()), Codecs.GRACE.encode(next.toRecord(sink.shard())), now);
+    }
+
     /** Writes the full state at the rollup key and tombstones every diff it covers. */
     private void rollUp(long now) {
+        // the grace recorded with this append is this appender's: retired blobs are kept that long
         byte[] rollup = Codecs.STATE_ROLLUP.encode(ledger.rollup(now, now - upkeep.graceMs()));
         if (rollup.length > MAX_ROLLUP_BYTES) {
             sink.metrics().rollupSkipped();

@@ -24,6 +24,13 @@ import org.slf4j.LoggerFactory;
  * from asking to the appends' commit either way), but a backlog's burst of reports costs one round
  * trip, not one each on the stream thread (the catch-up bench's appender lagged its reports by
  * seconds with one blocking probe per seal). Every later seal asks again.
+ *
+ * <p>An answer serves only the cover it was asked for: one asked before a cover formed says
+ * nothing of partitions added between its ask and that cover. The appender tells the watch each
+ * time it finds no cover ({@link #noCover}); an ask still out then is dropped with its cover (a
+ * cover emptied by expiry while the probe was asked would otherwise leave its answer to the next
+ * cover, minutes later), and the next cover asks afresh. So the answer a seal uses was asked while
+ * a cover from the current upper stood at every check since.
  */
 final class PartitionWatch {
     private static final Logger LOG = LoggerFactory.getLogger(PartitionWatch.class);
@@ -71,6 +78,15 @@ final class PartitionWatch {
         }
         deferred = false;
         return true;
+    }
+
+    /**
+     * There is no cover from the current upper now: the ask out, if any, was for a cover that is
+     * gone, and its answer (which predates every later cover) is not used; nothing waits for a check.
+     */
+    void noCover() {
+        asked = null;
+        deferred = false;
     }
 
     /** True if the last check could not verify the count yet (a cover is waiting for the next one). */

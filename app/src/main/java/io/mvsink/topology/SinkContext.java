@@ -44,7 +44,7 @@ public record SinkContext(String shard, String subject, long intervalMs, int par
      * @param maxBatchBytes merges never take more than this many part bytes
      * @param sinceLagMs since follows upper minus this (on the grid); -1 keeps every time
      * @param rollupAppends a rollup every this many appends
-     * @param graceMs the blob GC's grace: a batch closed more than half of it ago is never sealed
+     * @param graceMs this appender's blob GC grace, recorded as the shard's (a batch whose parts are older than half the recorded grace is never sealed)
      * @param inlineMergeBytes compaction leaves the newest inline batches alone until they hold this
      *     many bytes together ({@link io.mvsink.compact.CompactionPolicy#pick}); 0: no such hold
      */
@@ -60,11 +60,6 @@ public record SinkContext(String shard, String subject, long intervalMs, int par
 
         public boolean compacts() {
             return merge != null;
-        }
-
-        /** Batches closed before {@code now} minus this are too old to seal. */
-        public long maxBatchAgeMs() {
-            return graceMs / 2;
         }
     }
 }

@@ -58,6 +58,17 @@ class MainTest {
     }
 
     @Test
+    void shouldRefuseToProduceTheWorkloadUnderASubjectNamedForAnotherRecord() {
+        Run produce = run("produce", "--set", "bootstrap.servers=127.0.0.1:1", "--set", "corrections.topic=orders",
+            "--set", "schema.registry.url=http://127.0.0.1:1", "--set", "blob.connection.string=UseDevelopmentStorage=true",
+            "--set", "value.subject.name.strategy=RecordNameStrategy", "--set", "row.record.name=com.example.Order");
+
+        assertEquals(ExitCodes.FAILURE, produce.code, produce.err);
+        assertTrue(produce.err.contains("row.record.name") && produce.err.contains("io.mvsink.demo.Row")
+            && produce.err.contains("com.example.Order"), produce.err);
+    }
+
+    @Test
     void shouldPrintTheCauseChainWhenVerbose() {
         Run gc = run(withBadBlobOptions("gc", "--verbose"));
 
@@ -86,12 +97,16 @@ class MainTest {
         Run csv = run("subscribe", "--format", "csv");
         assertEquals(ExitCodes.USAGE, csv.code());
         assertTrue(csv.err().contains("--format") && csv.err().contains("json, avro"), csv.err());
-        Run both = run("subscribe", "--as-of", "5", "--resume", "3:6");
+        Run both = run("subscribe", "--as-of", "5", "--resume", "c/s/3:6");
         assertEquals(ExitCodes.USAGE, both.code());
         assertTrue(both.err().contains("--as-of and --resume exclude each other"), both.err());
         Run token = run("subscribe", "--resume", "latest");
         assertEquals(ExitCodes.USAGE, token.code());
         assertTrue(token.err().contains("--resume: 'latest' is not a resume token"), token.err());
+        Run old = run("subscribe", "--resume", "3:1733280000762000");
+        assertEquals(ExitCodes.USAGE, old.code());
+        assertTrue(old.err().contains("--resume: '3:1733280000762000' is a resume token of an older mvsink")
+            && old.err().contains("start over"), old.err());
     }
 
     private record Run(int code, String out, String err) {

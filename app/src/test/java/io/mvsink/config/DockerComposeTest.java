@@ -7,13 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -118,15 +122,49 @@ class DockerComposeTest {
                 service.getKey() + " publishes " + port.asText() + " on every interface")));
     }
 
+    /**
+     * The HEALTHCHECK runs as Docker runs it (its exec form, here with the machine's bash) against
+     * a server on the health port: healthy on 200, unhealthy on 503 or with nothing listening; and
+     * it starts no JVM (issue 22 item 6).
+     */
     @Test
-    void shouldCheckItsHealthWithTheHealthCommandOnTheHttpPort() {
+    void shouldCheckItsHealthWithBashAloneOnTheHttpPort() throws Exception {
         String port = dockerfile.env().get("MVSINK_HTTP_PORT");
         assertTrue(port != null && Integer.parseInt(port) > 0, "the image turns the health endpoint on");
         assertTrue(dockerfile.instructions("EXPOSE").contains(port), "EXPOSE " + port);
         List<String> checks = dockerfile.runtimeInstructions("HEALTHCHECK");
         assertEquals(1, checks.size(), checks.toString());
-        assertTrue(checks.get(0).contains("/app/mvsink.jar health"), checks.get(0));
-        assertTrue(checks.get(0).contains("JDK_JAVA_OPTIONS= "), "the check's JVM takes no JMX port: " + checks.get(0));
+        String check = checks.get(0);
+        List<String> command = texts(new ObjectMapper().readTree(check.substring(check.indexOf("CMD ") + 4)));
+        assertFalse(command.contains("java") || String.join(" ", command).contains("java "), "no JVM: " + command);
+
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        int[] status = {200};
+        server.createContext("/health", exchange -> {
+            byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(status[0], body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        int live = server.getAddress().getPort();
+        try {
+            assertEquals(0, run(command, live), "healthy on 200");
+            status[0] = 503;
+            assertEquals(1, run(command, live), "unhealthy on 503");
+        } finally {
+            server.stop(0);
+        }
+        assertEquals(1, run(command, live), "unhealthy with nothing listening");
+    }
+
+    private static int run(List<String> command, int port) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().put("MVSINK_HTTP_PORT", Integer.toString(port));
+        Process process = builder.start();
+        process.getInputStream().readAllBytes();
+        assertTrue(process.waitFor(20, TimeUnit.SECONDS), "the check ends within its timeout");
+        return process.exitValue();
     }
 
     @Test
@@ -152,6 +190,7 @@ class DockerComposeTest {
         assertFalse(users.isEmpty(), "the runtime stage sets a USER");
         String user = users.get(users.size() - 1);
         assertFalse(user.equals("root") || user.startsWith("0"), "runs as " + user);
+        assertTrue(user.matches("[1-9]\\d*(:[1-9]\\d*)?"), "a numeric user (Kubernetes' runAsNonRoot): " + user);
 
         assertTrue(dockerfile.runtimeInstructions("COPY").contains("--from=build /src/app/target/mvsink.jar /app/mvsink.jar"));
         List<String> entrypoint = texts(new ObjectMapper().readTree(dockerfile.runtimeInstructions("ENTRYPOINT").get(0)));

@@ -12,6 +12,23 @@ import org.junit.jupiter.api.Test;
 class ConsensusKeysTest {
     private static final long[] SEQNOS = {1, 2, 9, 10, 11, 99, 100, 1_000_000, Integer.MAX_VALUE + 1L, Long.MAX_VALUE};
 
+    /**
+     * The grace record's key is met only by readers that look for it: readers of versions before
+     * it filter by {@code shardOf} (ShardFollower, ConsensusReader), decode only seqnos above 0 or
+     * the rollup in a range scan (ConsensusMirror), or take the last key of the shard's range as
+     * its latest diff or rollup (SealedUpper), which it never is.
+     */
+    @Test
+    void shouldKeepTheGraceRecordsKeyAwayFromReadersThatDoNotKnowIt() {
+        String key = ConsensusKeys.grace("orders");
+
+        assertTrue(!"orders".equals(ConsensusKeys.shardOf(key)), key);
+        assertEquals(-1, ConsensusKeys.seqnoOf(key));
+        assertTrue(!ConsensusKeys.isRollup(key) && !ConsensusKeys.isDiff(key));
+        assertTrue(ConsensusKeys.first("orders").compareTo(key) < 0, "inside the shard's range: " + key);
+        assertTrue(key.compareTo(ConsensusKeys.rollup("orders")) < 0, "before the rollup and every diff: " + key);
+    }
+
     @Test
     void shouldOrderKeysBySeqno() {
         List<String> keys = new ArrayList<>();

@@ -14,6 +14,7 @@ import io.mvsink.blob.BlobOwner;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.blob.ForwardingBlobStore;
 import io.mvsink.blob.InMemoryBlobStore;
+import io.mvsink.consensus.ShardGrace;
 import io.mvsink.consensus.ShardState;
 import java.time.Clock;
 import java.time.Instant;
@@ -198,7 +199,7 @@ class BlobGcTest {
 
         GcResult result = gc(store).run(state, time.milliseconds(), false);
 
-        assertEquals(new GcResult(false, 6, 1, 1, 1, 1, 1, 1, List.of("orders/leaked-0000.avro"), 3, 0,
+        assertEquals(new GcResult(false, GRACE, 6, 1, 1, 1, 1, 1, 1, List.of("orders/leaked-0000.avro"), 3, 0,
             GcResult.Outcome.COMPLETE), result);
     }
 
@@ -367,6 +368,50 @@ class BlobGcTest {
         assertEquals(GcResult.Outcome.INTERRUPTED, result.outcome());
     }
 
+    /** Issue 21 item 1: a GC configured with a smaller grace than the shard's appender still waits the shard's. */
+    @Test
+    void shouldWaitTheShardsRecordedGraceWhenItIsLargerThanItsOwn() {
+        put("orders/pending-0000.avro");
+        time.sleep(3 * GRACE);
+        ShardState state = state(List.of(), Map.of());
+        state.recordGrace(new ShardGrace(30 * GRACE, 0, 0));
+
+        GcResult result = gc(store).run(state, time.milliseconds(), false);
+
+        assertEquals(List.of(), result.deleted());
+        assertEquals(1, result.youngProtected(), "young by the shard's grace");
+        assertEquals(30 * GRACE, result.graceMs());
+        assertTrue(exists("orders/pending-0000.avro"));
+        time.sleep(30 * GRACE);
+        assertEquals(List.of("orders/pending-0000.avro"), gc(store).run(state, time.milliseconds(), false).deleted());
+    }
+
+    @Test
+    void shouldWaitItsOwnGraceWhenTheShardsRecordedOneIsSmaller() {
+        put("orders/leaked-0000.avro");
+        time.sleep(GRACE / 2 + 1);
+        ShardState state = state(List.of(), Map.of());
+        state.recordGrace(new ShardGrace(GRACE / 2, 0, 0));
+
+        GcResult result = gc(store).run(state, time.milliseconds(), false);
+
+        assertEquals(List.of(), result.deleted());
+        assertEquals(GRACE, result.graceMs());
+    }
+
+    @Test
+    void shouldDeleteNothingWhileTheShardHasAppendsButNoRecordedGrace() {
+        put("orders/leaked-0000.avro");
+        time.sleep(100 * GRACE);
+
+        GcResult result = gc(store).run(unrecordedState(List.of(), Map.of()), time.milliseconds(), false);
+
+        assertEquals(GcResult.Outcome.NO_GRACE, result.outcome());
+        assertEquals(List.of(), result.deleted());
+        assertEquals(1, result.candidates());
+        assertTrue(exists("orders/leaked-0000.avro"));
+    }
+
     private BlobGc gc(BlobStore blobs) {
         return new BlobGc(blobs, PREFIX, OWNER, GRACE, time);
     }
@@ -387,8 +432,18 @@ class BlobGcTest {
         return blobs.stream().map(BlobInfo::key).toList();
     }
 
-    /** A state with one append whose one batch holds {@code live} as parts, and {@code retired}. */
+    /**
+     * A state with one append whose one batch holds {@code live} as parts, and {@code retired}, and
+     * whose appender recorded the GC's own grace.
+     */
     static ShardState state(List<String> live, Map<String, Long> retired) {
+        ShardState state = unrecordedState(live, retired);
+        state.recordGrace(new ShardGrace(GRACE, 0, 0));
+        return state;
+    }
+
+    /** {@link #state} as a reader finds it while no appender has recorded the shard's grace. */
+    static ShardState unrecordedState(List<String> live, Map<String, Long> retired) {
         List<Part> parts = new ArrayList<>();
         for (String key : live) {
             parts.add(new Part(key, 1, 3L, 1L, null));

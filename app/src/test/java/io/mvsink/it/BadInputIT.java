@@ -70,7 +70,7 @@ class BadInputIT {
         sink = new SinkHarness(stack, 2, overrides);
         app = sink.startApp(1);
         Workload workload = new Workload(21, 50, 0.3);
-        AvroRowCodec rows = new AvroRowCodec(sink.registry, sink.correctionsTopic() + "-value");
+        AvroRowCodec rows = new AvroRowCodec(sink.registry, sink.rowSubject);
         try (CorrectionProducer producer = sink.producer();
              KafkaProducer<byte[], byte[]> raw = new KafkaProducer<>(sink.clientProps(),
                  new ByteArraySerializer(), new ByteArraySerializer())) {

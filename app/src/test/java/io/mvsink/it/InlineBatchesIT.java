@@ -39,7 +39,7 @@ class InlineBatchesIT {
         try (SinkHarness sink = new SinkHarness(stack, 2, overrides);
              CorrectionProducer producer = sink.producer()) {
             MvsinkApp app = sink.startApp(2);
-            String subject = sink.correctionsTopic() + "-value";
+            String subject = sink.rowSubject;
             int v1 = sink.registry.latest(subject).id();
             String prefix = sink.correctionsTopic() + "/";
 

@@ -76,7 +76,7 @@ class RegistryOutageIT {
         SchemaRegistry direct = new RegistryClient(RegistrySettings.of(stack.registryUrl()));
         try (FaultProxy proxy = registryProxy(stack);
              SinkHarness sink = new SinkHarness(stack, 4, viaProxy(stack, proxy, "60000"));
-             CorrectionProducer producer = new CorrectionProducer(sink.clientProps(), sink.correctionsTopic(), direct)) {
+             CorrectionProducer producer = new CorrectionProducer(sink.clientProps(), sink.correctionsTopic(), sink.rowSubject, direct)) {
             MvsinkApp app = sink.startApp(2);
             WorkloadRunner runner = new WorkloadRunner(producer, new Workload(52, 200, 0.3), Time.SYSTEM);
             runner.run(300, 2_000, 600, 100, n -> { });

@@ -1,6 +1,5 @@
 package io.mvsink.it;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -23,8 +22,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -39,13 +36,9 @@ import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -73,7 +66,7 @@ class SchemaEvolutionIT {
         try (SinkHarness sink = new SinkHarness(stack, 2, overrides);
              CorrectionProducer producer = sink.producer()) {
             MvsinkApp app = sink.startApp(2);
-            String subject = sink.correctionsTopic() + "-value";
+            String subject = sink.rowSubject;
             int v1 = sink.registry.latest(subject).id();
 
             // v1: ids 0..39 inserted, then sealed
@@ -132,10 +125,10 @@ class SchemaEvolutionIT {
             producer.flush();
             state = sink.awaitUpper(7_000);
 
-            List<ConsumerRecord<byte[], byte[]>> dead = deadLetters(sink, 1);
+            List<ConsumerRecord<byte[], byte[]>> dead = sink.deadLetters(1);
             assertEquals(1, dead.size());
-            assertEquals("incompatible-schema", header(dead.get(0), "mvsink.dlq.reason"));
-            assertTrue(header(dead.get(0), "mvsink.dlq.detail").contains(subject), header(dead.get(0), "mvsink.dlq.detail"));
+            assertEquals("incompatible-schema", SinkHarness.header(dead.get(0), "mvsink.dlq.reason"));
+            assertTrue(SinkHarness.header(dead.get(0), "mvsink.dlq.detail").contains(subject), SinkHarness.header(dead.get(0), "mvsink.dlq.detail"));
             assertArrayEquals(foreign, dead.get(0).value(), "the refused row, as sent");
             assertEquals(1L, app.metrics().deadLetteredCount());
 
@@ -181,30 +174,6 @@ class SchemaEvolutionIT {
             raw.send(new ProducerRecord<>(sink.correctionsTopic(), 0, time, key(70).getBytes(StandardCharsets.UTF_8),
                 value, new RecordHeaders())).get(30, TimeUnit.SECONDS);
         }
-    }
-
-    private static List<ConsumerRecord<byte[], byte[]>> deadLetters(SinkHarness sink, int expected) {
-        Map<String, Object> props = new HashMap<>(sink.clientProps());
-        props.put("isolation.level", "read_committed");
-        List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                 new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            TopicPartition tp = new TopicPartition(sink.name + "-dead-letter", 0);
-            consumer.assign(List.of(tp));
-            consumer.seekToBeginning(List.of(tp));
-            await().atMost(Duration.ofSeconds(60)).until(() -> {
-                consumer.poll(Duration.ofMillis(200)).forEach(all::add);
-                return all.size() >= expected;
-            });
-            // anything more than expected would show up here
-            consumer.poll(Duration.ofSeconds(1)).forEach(all::add);
-        }
-        return all;
-    }
-
-    private static String header(ConsumerRecord<byte[], byte[]> r, String name) {
-        Header h = r.headers().lastHeader(name);
-        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
     }
 
     private static String key(int id) {

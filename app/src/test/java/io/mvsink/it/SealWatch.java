@@ -59,7 +59,8 @@ final class SealWatch implements AutoCloseable {
         try {
             while (!closing) {
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    if (shard.equals(ConsensusKeys.shardOf(record.key())) && record.value() != null) {
+                    if (shard.equals(ConsensusKeys.shardOf(record.key())) && record.value() != null
+                        && (ConsensusKeys.isRollup(record.key()) || ConsensusKeys.isDiff(record.key()))) {
                         long recordUpper = ConsensusKeys.isRollup(record.key())
                             ? Codecs.STATE_ROLLUP.decode(record.value()).getUpper()
                             : Codecs.STATE_DIFF.decode(record.value()).getUpper();

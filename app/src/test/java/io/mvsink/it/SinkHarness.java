@@ -21,10 +21,12 @@ import io.mvsink.produce.CorrectionProducer;
 import io.mvsink.produce.Workload;
 import io.mvsink.read.SnapshotReader;
 import io.mvsink.registry.SchemaRegistry;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -33,7 +35,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.streams.KafkaStreams;
 
@@ -43,6 +50,8 @@ final class SinkHarness implements AutoCloseable {
     final String name;
     private final String correctionsTopic;
     final int partitions;
+    /** The shard's row subject, by the overrides' naming strategy (by default {@code <topic>-value}). */
+    final String rowSubject;
     final SchemaRegistry registry;
     final BlobStore blobs;
     final BlobStore appBlobs;
@@ -58,48 +67,25 @@ final class SinkHarness implements AutoCloseable {
     /** {@code blobsFor} wraps the blob store the apps write with (e.g. to inject faults). */
     SinkHarness(LocalStack stack, int partitions, Properties overrides, UnaryOperator<BlobStore> blobsFor)
             throws Exception {
-        this(stack, newName(), null, partitions, overrides, blobsFor);
+        this(stack, newName(), null, partitions, overrides, blobsFor, RowSchema.REGISTERED);
         createCorrectionsTopic();
     }
 
-    /**
-     * Another app (its own application id, hence its own reports and consensus topics) on
-     * {@code sibling}'s corrections topic, with the same blob store: what a blue/green move or a
-     * staging copy on the same storage account looks like.
-     */
-    SinkHarness(SinkHarness sibling, Properties overrides) throws Exception {
-        this(sibling.stack, newName(), sibling.correctionsTopic(), sibling.partitions, overrides,
-            UnaryOperator.identity());
-    }
+    /** Whether the harness registers the workload's row schema under the row subject, or leaves it to the test. */
+    enum RowSchema { REGISTERED, LEFT_TO_THE_TEST }
 
     /**
-     * The same app as {@code twin} (application id, corrections topic, blob container and prefix)
-     * on another Kafka cluster, {@code cluster}'s, with its own corrections topic there: staging and
-     * production, or a DR pair, sharing one storage container.
+     * A shard whose corrections topic exists but whose subject has no version yet: its producer
+     * registers the row schema itself (and sets the subject's compatibility).
      */
-    SinkHarness(SinkHarness twin, LocalStack cluster, Properties overrides) throws Exception {
-        this(cluster, twin.name, twin.correctionsTopic(), twin.partitions, overrides, UnaryOperator.identity());
+    static SinkHarness withoutRowSchema(LocalStack stack, int partitions, Properties overrides) throws Exception {
+        return new SinkHarness(stack, partitions, overrides, RowSchema.LEFT_TO_THE_TEST);
+    }
+
+    /** A shard whose row subject the harness leaves alone: the test registers what its producer would. */
+    SinkHarness(LocalStack stack, int partitions, Properties overrides, RowSchema rowSchema) throws Exception {
+        this(stack, newName(), null, partitions, overrides, UnaryOperator.identity(), rowSchema);
         createCorrectionsTopic();
-    }
-
-    private SinkHarness(LocalStack stack, String name, String correctionsTopic, int partitions, Properties overrides,
-                        UnaryOperator<BlobStore> blobsFor) throws Exception {
-        this.stack = stack;
-        this.name = name;
-        this.correctionsTopic = correctionsTopic != null ? correctionsTopic : name + "-corrections";
-        this.partitions = partitions;
-        this.overrides = overrides;
-        this.stateRoot = Files.createTempDirectory("mvsink-it-state");
-        MvsinkConfig config = config(0);
-        this.registry = Wiring.registry(config);
-        this.blobs = Wiring.blobs(config);
-        this.appBlobs = blobsFor.apply(blobs);
-        registry.register(correctionsTopic() + "-value", Workload.ROW_SCHEMA);
-        registry.setCompatibility(correctionsTopic() + "-value", "BACKWARD");
-    }
-
-    private static String newName() {
-        return "it-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
     private void createCorrectionsTopic() throws Exception {
@@ -110,6 +96,54 @@ final class SinkHarness implements AutoCloseable {
             admin.createTopics(List.of(new NewTopic(correctionsTopic(), partitions, (short) 1)
                 .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, "-1")))).all().get(60, TimeUnit.SECONDS);
         }
+    }
+
+    /**
+     * Another app (its own application id, hence its own reports and consensus topics) on
+     * {@code sibling}'s corrections topic, with the same blob store: what a blue/green move or a
+     * staging copy on the same storage account looks like.
+     */
+    SinkHarness(SinkHarness sibling, Properties overrides) throws Exception {
+        this(sibling, overrides, RowSchema.REGISTERED);
+    }
+
+    SinkHarness(SinkHarness sibling, Properties overrides, RowSchema rowSchema) throws Exception {
+        this(sibling.stack, newName(), sibling.correctionsTopic(), sibling.partitions, overrides,
+            UnaryOperator.identity(), rowSchema);
+    }
+
+    /**
+     * The same app as {@code twin} (application id, corrections topic, blob container and prefix)
+     * on another Kafka cluster, {@code cluster}'s, with its own corrections topic there: staging and
+     * production, or a DR pair, sharing one storage container.
+     */
+    SinkHarness(SinkHarness twin, LocalStack cluster, Properties overrides) throws Exception {
+        this(cluster, twin.name, twin.correctionsTopic(), twin.partitions, overrides, UnaryOperator.identity(),
+            RowSchema.REGISTERED);
+        createCorrectionsTopic();
+    }
+
+    private SinkHarness(LocalStack stack, String name, String correctionsTopic, int partitions, Properties overrides,
+                        UnaryOperator<BlobStore> blobsFor, RowSchema rowSchema) throws Exception {
+        this.stack = stack;
+        this.name = name;
+        this.correctionsTopic = correctionsTopic != null ? correctionsTopic : name + "-corrections";
+        this.partitions = partitions;
+        this.overrides = overrides;
+        this.stateRoot = Files.createTempDirectory("mvsink-it-state");
+        MvsinkConfig config = config(0);
+        this.registry = Wiring.registry(config);
+        this.blobs = Wiring.blobs(config);
+        this.appBlobs = blobsFor.apply(blobs);
+        this.rowSubject = config.rowSubject();
+        if (rowSchema == RowSchema.REGISTERED) {
+            registry.register(rowSubject, Workload.ROW_SCHEMA);
+            registry.setCompatibility(rowSubject, "BACKWARD");
+        }
+    }
+
+    private static String newName() {
+        return "it-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
     /** The owner the shard's apps write their parts with (on this harness's cluster). */
@@ -181,7 +215,7 @@ final class SinkHarness implements AutoCloseable {
     }
 
     CorrectionProducer producer() {
-        return new CorrectionProducer(clientProps(), correctionsTopic(), registry);
+        return new CorrectionProducer(clientProps(), correctionsTopic(), rowSubject, registry);
     }
 
     ShardState state() {
@@ -203,7 +237,7 @@ final class SinkHarness implements AutoCloseable {
      */
     Map<String, Long> assertSealedExactly(long upper) {
         ShardState state = awaitUpper(upper);
-        Map<String, Long> model = TopicModel.read(clientProps(), correctionsTopic(), registry, state.upper());
+        Map<String, Long> model = TopicModel.read(clientProps(), correctionsTopic(), rowSubject, registry, state.upper());
         assertEquals(model, snapshot(state));
         assertEveryAppendIsAnExactCover();
         assertEquals(0, orphanedBatches(), "orphaned batches");
@@ -233,7 +267,36 @@ final class SinkHarness implements AutoCloseable {
 
     /** Everything sealed, as the snapshot command reads it (into the subject's latest schema). */
     Map<String, Long> snapshot(ShardState state) {
-        return new SnapshotReader(blobs, registry, correctionsTopic() + "-value").read(state, state.upper() - 1);
+        return new SnapshotReader(blobs, registry, rowSubject).read(state, state.upper() - 1);
+    }
+
+    /**
+     * The records on the shard's dead-letter topic (read committed), once there are at least
+     * {@code expected}, plus any that come within a second more.
+     */
+    List<ConsumerRecord<byte[], byte[]>> deadLetters(int expected) {
+        Map<String, Object> props = new HashMap<>(clientProps());
+        props.put("isolation.level", "read_committed");
+        List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                 new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            TopicPartition tp = new TopicPartition(name + "-dead-letter", 0);
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
+                consumer.poll(Duration.ofMillis(200)).forEach(all::add);
+                return all.size() >= expected;
+            });
+            // anything more than expected would show up here
+            consumer.poll(Duration.ofSeconds(1)).forEach(all::add);
+        }
+        return all;
+    }
+
+    /** The value of header {@code name} of {@code r} as text, or null. */
+    static String header(ConsumerRecord<byte[], byte[]> r, String name) {
+        Header h = r.headers().lastHeader(name);
+        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
     }
 
     /** The messages of {@code e} and of its causes, one per line (for asserting what a failure said). */

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mvsink.MvsinkApp;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.local.LocalStack;
@@ -19,11 +18,6 @@ import io.mvsink.read.Change;
 import io.mvsink.read.ResumeToken;
 import io.mvsink.read.ShardReader;
 import io.mvsink.read.Subscription;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -32,9 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import org.apache.avro.file.DataFileStream;
-import org.apache.avro.generic.GenericDatumReader;
-import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -45,12 +36,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * the past sums, at every token, to the snapshot as of the token's upper; one stopped and resumed
  * from its last token, and a {@code mvsink subscribe} child killed with -9 and resumed from its last
  * printed token, print exactly what the uninterrupted one printed (and one with {@code --format avro}
- * resumed from the same token writes the same changes); a token the since has passed is refused.
+ * resumed from the same token writes the same changes); a token the since has passed is refused, and so is
+ * one of another shard or consensus topic.
  */
 @ExtendWith(LocalStackExtension.class)
 class SubscribeIT {
     private static final long INTERVAL_MS = 100;
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
     void shouldFollowAShardExactlyAcrossStopsKillsCompactionAndRollups(LocalStack stack) throws Exception {
@@ -110,7 +101,7 @@ class SubscribeIT {
                     List<Change> resumedChanges = new ArrayList<>(first.changes);
                     resumedChanges.addAll(rest.changes);
                     assertEquals(expected, lines(resumedChanges, end), "stopped + resumed = uninterrupted");
-                    List<String> cli = new ArrayList<>(upToLastToken(beforeKill));
+                    List<String> cli = new ArrayList<>(CliSubscriber.upToLastToken(beforeKill));
                     cli.addAll(afterKill);
                     // the child started later, as of everything sealed then: from its snapshot on it equals the rest
                     long cliAsOf = ResumeToken.parse(read(cli.stream().filter(l -> l.startsWith("{\"token\""))
@@ -138,6 +129,21 @@ class SubscribeIT {
                             () -> reader.resume(old, new Collector(false)));
                         assertTrue(refused.getMessage().contains("below the since of shard"), refused.getMessage());
                     }
+                    try (ShardReader reader = Follow.open(sink)) {
+                        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                            () -> reader.resume(new ResumeToken("other-app-consensus", last.shard(), last.seqno(),
+                                last.upper()), new Collector(false)));
+                        assertTrue(refused.getMessage().contains("is of shard " + last.shard() + " on consensus topic "
+                            + "other-app-consensus, not of shard " + last.shard() + " on consensus topic "
+                            + last.consensusTopic()), refused.getMessage());
+                    }
+                    // a token of another shard, behind this shard's upper: refused, not read on top of this shard
+                    ResumeToken ours = ResumeToken.parse(lastToken(afterKill));
+                    String ofReturns = new ResumeToken(ours.consensusTopic(), "returns", ours.seqno(), ours.upper())
+                        .toString();
+                    String said = CliSubscriber.start(sink, "other-shard", List.of("--resume", ofReturns)).exited(1);
+                    assertTrue(said.contains("mvsink: --resume: token " + ofReturns + " is of shard returns on "
+                        + "consensus topic " + ours.consensusTopic() + ", not of shard " + ours.shard()), said);
                 }
             }
         }
@@ -192,25 +198,13 @@ class SubscribeIT {
         return sum;
     }
 
-    private static List<String> upToLastToken(List<String> printed) {
-        int last = printed.size() - 1;
-        while (last >= 0 && !printed.get(last).startsWith("{\"token\"")) {
-            last--;
-        }
-        return printed.subList(0, last + 1);
-    }
-
     private static String lastToken(List<String> printed) {
-        List<String> kept = upToLastToken(printed);
+        List<String> kept = CliSubscriber.upToLastToken(printed);
         return read(kept.get(kept.size() - 1)).get("token").asText();
     }
 
     private static JsonNode read(String json) {
-        try {
-            return JSON.readTree(json);
-        } catch (IOException e) {
-            throw new UncheckedIOException(json, e);
-        }
+        return CliSubscriber.read(json);
     }
 
     private static String render(JsonNode node) {
@@ -300,7 +294,7 @@ class SubscribeIT {
 
         static ShardReader open(SinkHarness sink) {
             return ShardReader.open(sink.clientProps(), sink.name + "-consensus", sink.correctionsTopic(), sink.blobs,
-                sink.registry, sink.correctionsTopic() + "-value", Duration.ofSeconds(30));
+                sink.registry, sink.rowSubject, Duration.ofSeconds(30));
         }
 
         static Follow asOf(SinkHarness sink, long asOf, Collector collector) {
@@ -315,99 +309,6 @@ class SubscribeIT {
         public void close() throws InterruptedException {
             stop = true;
             thread.join(30_000);
-        }
-    }
-
-    /** {@code mvsink subscribe} in a JVM of its own, its stdout in a file. */
-    private static final class CliSubscriber {
-        private final Process process;
-        private final Path out;
-        private final Path log;
-        private final boolean avro;
-
-        private CliSubscriber(Process process, Path out, Path log, boolean avro) {
-            this.process = process;
-            this.out = out;
-            this.log = log;
-            this.avro = avro;
-        }
-
-        static CliSubscriber start(SinkHarness sink, String tag, List<String> args) throws IOException {
-            Path dir = Files.createDirectories(Path.of("target", "child-apps"));
-            boolean avro = args.contains("avro");
-            Path out = dir.resolve(sink.name + "-subscribe-" + tag + (avro ? ".avro" : ".jsonl"));
-            List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "io.mvsink.cli.Main", "subscribe"));
-            command.addAll(sink.cliArgs());
-            command.addAll(args);
-            Path log = dir.resolve(sink.name + "-subscribe-" + tag + ".log");
-            Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(log.toFile()).start();
-            return new CliSubscriber(process, out, log, avro);
-        }
-
-        List<String> printed() {
-            try {
-                return avro ? avroLines(Files.readAllBytes(out)) : Files.readAllLines(out);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-
-        /** The Avro records as the JSON lines they stand for, up to a block still being written. */
-        private static List<String> avroLines(byte[] bytes) {
-            List<String> lines = new ArrayList<>();
-            if (bytes.length == 0) {
-                return lines;
-            }
-            try (DataFileStream<GenericRecord> file = new DataFileStream<>(new ByteArrayInputStream(bytes),
-                    new GenericDatumReader<>())) {
-                while (file.hasNext()) {
-                    GenericRecord r = file.next();
-                    lines.add(r.getSchema().getName().equals("Token") ? "{\"token\":\"" + r.get("token") + "\"}"
-                        : "{\"row\":" + r.get("row") + ",\"time\":" + r.get("time") + ",\"diff\":" + r.get("diff") + "}");
-                }
-            } catch (IOException | RuntimeException e) {
-                // a cut-off last block: what was read before it stands
-            }
-            return lines;
-        }
-
-        long tokens() {
-            alive();
-            return printed().stream().filter(l -> l.startsWith("{\"token\"")).count();
-        }
-
-        private void alive() {
-            if (!process.isAlive()) {
-                try {
-                    throw new AssertionError("subscribe exited with " + process.exitValue() + ": "
-                        + Files.readString(log));
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }
-        }
-
-        boolean reached(long upper) {
-            alive();
-            List<String> kept = upToLastToken(printed());
-            return !kept.isEmpty() && ResumeToken.parse(read(kept.get(kept.size() - 1)).get("token").asText())
-                .upper() >= upper;
-        }
-
-        List<String> kill9() throws InterruptedException {
-            process.destroyForcibly();
-            process.waitFor(30, TimeUnit.SECONDS);
-            return printed();
-        }
-
-        /** SIGTERM: the command ends after the seal it is printing and exits 0. */
-        List<String> stop() throws InterruptedException {
-            process.destroy();
-            assertTrue(process.waitFor(30, TimeUnit.SECONDS), "subscribe stops on SIGTERM");
-            assertEquals(0, process.exitValue(), "subscribe exits 0 on SIGTERM");
-            return printed();
         }
     }
 }

@@ -27,8 +27,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 /**
  * The independent model: reads the corrections topic back with a plain consumer and sums the
  * diffs of every update per row, by the input contract alone (no mvsink code but the wire
- * format codec). Every row is read into the latest schema of {@code <topic>-value} (plain Avro
- * schema resolution), so rows written under older versions count as the latest version's rows;
+ * format codec). Every row is read into the latest schema of the row subject (by default
+ * {@code <topic>-value}; plain Avro schema resolution), so rows written under older versions count as the latest version's rows;
  * a row whose writer schema the latest version cannot read is bad input by the contract (it is
  * dead-lettered) and left out. Updates at or above {@code upper} are left out.
  */
@@ -37,8 +37,14 @@ final class TopicModel {
     }
 
     static Map<String, Long> read(Map<String, Object> clientProps, String topic, SchemaRegistry registry, long upper) {
-        AvroRowCodec rows = new AvroRowCodec(registry, topic + "-value");
-        Schema latest = registry.latest(topic + "-value").schema();
+        return read(clientProps, topic, topic + "-value", registry, upper);
+    }
+
+    /** The model with rows read into the latest schema of {@code subject}. */
+    static Map<String, Long> read(Map<String, Object> clientProps, String topic, String subject, SchemaRegistry registry,
+                                  long upper) {
+        AvroRowCodec rows = new AvroRowCodec(registry, subject);
+        Schema latest = registry.latest(subject).schema();
         Map<String, Long> model = new HashMap<>();
         try (KafkaConsumer<byte[], byte[]> consumer =
                  new KafkaConsumer<>(clientProps, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {

@@ -12,6 +12,7 @@ import io.mvsink.avro.StateDiff;
 import io.mvsink.codec.Codecs;
 import io.mvsink.consensus.ConsensusKeys;
 import io.mvsink.consensus.ShardFollower;
+import io.mvsink.consensus.ShardState;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,8 +63,8 @@ class SubscriptionTest {
     void shouldDeliverTheSnapshotThenEachSealsChangesInTimeOrderWithATokenAfterEach() {
         twoSeals();
         Subscription subscription = open().subscribe(499, listener);
-        assertEquals(List.of(json(BOOK) + " 499 1", "2:500", json(TOY) + " 600 1", json(GAME) + " 1200 1",
-            json(BOOK) + " 1500 -1", "2:2000"), out, "the snapshot, then the seals already appended in one step");
+        assertEquals(List.of(json(BOOK) + " 499 1", "t/orders/2:500", json(TOY) + " 600 1", json(GAME) + " 1200 1",
+            json(BOOK) + " 1500 -1", "t/orders/2:2000"), out, "the snapshot, then the seals already appended in one step");
 
         out.clear();
         send(ShardFixture.seal(3, 2000, 3000, shard.build(0, 2000, 3000, List.of(update(id, TOY, 2500, -1))),
@@ -71,8 +72,8 @@ class SubscriptionTest {
         send(ShardFixture.seal(4, 3000, 4000, shard.build(0, 3000, 4000, List.of()), shard.build(1, 3000, 4000, List.of())));
         subscription.poll(Duration.ZERO);
 
-        assertEquals(List.of(json(TOY) + " 2500 -1", "3:3000", "4:4000"), out);
-        assertEquals(new ResumeToken(4, 4000), subscription.position());
+        assertEquals(List.of(json(TOY) + " 2500 -1", "t/orders/3:3000", "t/orders/4:4000"), out);
+        assertEquals(new ResumeToken("t", "orders", 4, 4000), subscription.position());
     }
 
     @Test
@@ -94,7 +95,7 @@ class SubscriptionTest {
 
         subscription.poll(Duration.ZERO);
 
-        assertEquals(List.of(json(TOY) + " 2500 -1", json(GAME) + " 2999 1", "3:3000"), out);
+        assertEquals(List.of(json(TOY) + " 2500 -1", json(GAME) + " 2999 1", "t/orders/3:3000"), out);
     }
 
     @Test
@@ -109,9 +110,9 @@ class SubscriptionTest {
         SubscriptionLaggedException e = assertThrows(SubscriptionLaggedException.class,
             () -> subscription.poll(Duration.ZERO));
 
-        assertTrue(e.getMessage().contains("resume from token 2:2000"), e.getMessage());
+        assertTrue(e.getMessage().contains("resume from token t/orders/2:2000"), e.getMessage());
         assertTrue(e.getMessage().contains("gc.grace.ms"), e.getMessage());
-        assertEquals(new ResumeToken(2, 2000), subscription.position());
+        assertEquals(new ResumeToken("t", "orders", 2, 2000), subscription.position());
     }
 
     @Test
@@ -123,16 +124,58 @@ class SubscriptionTest {
 
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> subscription.poll(Duration.ZERO));
 
-        assertTrue(e.getMessage().contains("token 2:2000 is below the since of shard orders, 2000"), e.getMessage());
+        assertTrue(e.getMessage().contains("token t/orders/2:2000 is below the since of shard orders, 2000"),
+            e.getMessage());
     }
 
     @Test
     void shouldResumeWithEveryChangeFromTheTokensUpperOn() {
         twoSeals();
-        Subscription subscription = open().resume(new ResumeToken(1, 1000), listener);
+        Subscription subscription = open().resume(new ResumeToken("t", "orders", 1, 1000), listener);
 
-        assertEquals(List.of(json(GAME) + " 1200 1", json(BOOK) + " 1500 -1", "2:2000"), out);
-        assertEquals(new ResumeToken(2, 2000), subscription.position());
+        assertEquals(List.of(json(GAME) + " 1200 1", json(BOOK) + " 1500 -1", "t/orders/2:2000"), out);
+        assertEquals(new ResumeToken("t", "orders", 2, 2000), subscription.position());
+    }
+
+    @Test
+    void shouldRefuseATokenOfAnotherShardOrConsensusTopicEvenWhenItIsBehindTheShard() {
+        twoSeals();
+        ShardState returns = new ShardState("returns");
+        returns.apply(ShardFixture.seal(1, 0, 1000, shard.build(0, 0, 1000, List.of()), shard.build(1, 0, 1000, List.of())));
+        ShardState ordersOfAnotherApp = new ShardState("orders");
+        ordersOfAnotherApp.apply(ShardFixture.seal(1, 0, 1000, shard.build(0, 0, 1000, List.of()),
+            shard.build(1, 0, 1000, List.of())));
+        String ofReturns = printedToken("t", returns);
+        String ofAnotherApp = printedToken("other-consensus", ordersOfAnotherApp);
+        ShardReader orders = open();
+
+        IllegalArgumentException shardRefused = assertThrows(IllegalArgumentException.class,
+            () -> orders.resume(ResumeToken.parse(ofReturns), listener), "shard returns' token on shard orders");
+        assertTrue(shardRefused.getMessage().contains("of shard returns on consensus topic t, not of shard orders"),
+            shardRefused.getMessage());
+        IllegalArgumentException topicRefused = assertThrows(IllegalArgumentException.class,
+            () -> reopen().resume(ResumeToken.parse(ofAnotherApp), listener), "another app's token of shard orders");
+        assertTrue(topicRefused.getMessage().contains("of shard orders on consensus topic other-consensus, not of "
+            + "shard orders on consensus topic t"), topicRefused.getMessage());
+        assertEquals(List.of(), out, "nothing delivered");
+    }
+
+    /** The token a subscription to {@code state} on {@code topic} prints after its snapshot of everything sealed. */
+    private String printedToken(String topic, ShardState state) {
+        try (ShardReader other = ShardReader.of(new ShardFollower(new MockConsumer<>("earliest"), topic, state.shard(),
+                state), shard.blobs, shard.registry, "orders-value", Duration.ofSeconds(5))) {
+            String token = other.subscribe(state.upper() - 1, listener).position().toString();
+            out.clear();
+            return token;
+        }
+    }
+
+    /** A second reader of shard orders (a reader has one subscription). */
+    private ShardReader reopen() {
+        reader.close();
+        reader = ShardReader.of(new ShardFollower(new MockConsumer<>("earliest"), "t", "orders", shard.state),
+            shard.blobs, shard.registry, "orders-value", Duration.ofSeconds(5));
+        return reader;
     }
 
     private void twoSeals() {

@@ -7,16 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import java.util.UUID;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
@@ -209,21 +199,7 @@ class RegistryClientIT {
 
     /** Registers {@code text} as it is, with the JDK's HTTP client: not through our client's rendering. */
     private static int registerText(String subject, String text) {
-        try {
-            String body = new ObjectMapper().writeValueAsString(Map.of("schema", text));
-            HttpRequest request = HttpRequest.newBuilder(URI.create(settings.baseUrl() + "/subjects/"
-                            + URLEncoder.encode(subject, StandardCharsets.UTF_8).replace("+", "%20") + "/versions"))
-                    .header("Content-Type", "application/vnd.schemaregistry.v1+json")
-                    .POST(HttpRequest.BodyPublishers.ofString(body)).build();
-            HttpResponse<String> answer = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
-            assertEquals(200, answer.statusCode(), answer.body());
-            return new ObjectMapper().readTree(answer.body()).get("id").intValue();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return RawRegistration.registerText(settings.baseUrl(), subject, text);
     }
 
     private static String subject() {

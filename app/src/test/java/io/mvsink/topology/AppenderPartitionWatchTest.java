@@ -1,5 +1,7 @@
 package io.mvsink.topology;
 
+import io.mvsink.consensus.ConsensusKeys;
+import java.nio.charset.StandardCharsets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -23,6 +25,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.common.utils.MockTime;
 import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,6 +42,8 @@ import org.slf4j.MDC;
 class AppenderPartitionWatchTest {
     private static final int PARTITIONS = 2;
     private static final long WIDTH = 1000;
+    /** Half the default GC grace: a pending batch older than this is dropped. */
+    private static final long MAX_BATCH_AGE_MS = SinkContext.Upkeep.DEFAULT.graceMs() / 2;
 
     /** The fake topic's partition count; negative: the probe fails (broker unreachable). */
     private final AtomicInteger topicPartitions = new AtomicInteger(PARTITIONS);
@@ -46,6 +51,7 @@ class AppenderPartitionWatchTest {
     /** Set: the probe answers through this future (a slow broker), else at once. */
     private volatile java.util.concurrent.CompletableFuture<Integer> slowAnswer;
     private final ShardMetrics metrics = new ShardMetrics("s");
+    private final MockTime time = new MockTime(0, 1_700_000_000_000L, 0);
     private SharedBatchRegistry builder;
     private TopologyDriver appender;
 
@@ -78,7 +84,7 @@ class AppenderPartitionWatchTest {
                 return topicPartitions.get();
             }
         };
-        SinkContext sink = new SinkContext("s", "c-value", WIDTH, PARTITIONS, 10, 60_000, 4096, Time.SYSTEM, metrics,
+        SinkContext sink = new SinkContext("s", "c-value", WIDTH, PARTITIONS, 10, 60_000, 4096, time, metrics,
             builder, new InMemorySchemaRegistry(), SinkContext.Upkeep.DEFAULT, probe, "");
         appender = new TopologyDriver(sink);
     }
@@ -115,6 +121,30 @@ class AppenderPartitionWatchTest {
         report(batch(3 * WIDTH, 4 * WIDTH, 0, 1));
         assertEquals(List.of(), uppers(), "a later seal asks again");
         assertEquals(2, probes.get());
+        slowAnswer.complete(PARTITIONS + 1);
+        assertThrows(RuntimeException.class, () -> appender.driver.advanceWallClockTime(Duration.ofMillis(20)));
+        assertEquals(List.of(), uppers(), "nothing sealed past the added partition");
+    }
+
+    @Test
+    void shouldAskAfreshForACoverThatFormedAfterTheCoverItAskedForWasGone() {
+        slowAnswer = new java.util.concurrent.CompletableFuture<>();
+        report(batch(0, WIDTH, 0, 1));
+        assertEquals(1, probes.get(), "the cover asked");
+        // its batches expire while the probe is asked (an unreachable broker, then a lagging partition)
+        time.sleep(MAX_BATCH_AGE_MS + 1_000);
+        appender.driver.advanceWallClockTime(Duration.ofMillis(20));
+        assertEquals(1, metrics.mismatches(), "the cover is gone");
+        slowAnswer.complete(PARTITIONS);
+
+        // minutes later partitions were added, and a new cover forms
+        time.sleep(Duration.ofMinutes(5).toMillis());
+        appender.driver.advanceWallClockTime(Duration.ofMillis(20));
+        slowAnswer = new java.util.concurrent.CompletableFuture<>();
+        report(batch(0, WIDTH, 0, 1));
+
+        assertEquals(List.of(), uppers(), "not sealed on an answer asked before the cover formed");
+        assertEquals(2, probes.get(), "the new cover asked afresh");
         slowAnswer.complete(PARTITIONS + 1);
         assertThrows(RuntimeException.class, () -> appender.driver.advanceWallClockTime(Duration.ofMillis(20)));
         assertEquals(List.of(), uppers(), "nothing sealed past the added partition");
@@ -177,13 +207,14 @@ class AppenderPartitionWatchTest {
 
     /** The uppers of the diffs written since the last call. */
     private List<Long> uppers() {
-        return appender.consensus.readRecordsToList().stream().filter(r -> r.value() != null)
+        return appender.consensus.readRecordsToList().stream()
+            .filter(r -> r.value() != null && ConsensusKeys.isDiff(new String(r.key(), StandardCharsets.UTF_8)))
             .map(r -> Codecs.STATE_DIFF.decode(r.value())).map(StateDiff::getUpper).toList();
     }
 
-    private static Batch batch(long lower, long upper, int... partitions) {
+    private Batch batch(long lower, long upper, int... partitions) {
         Batch batch = Batches.batch(lower, upper, partitions);
-        batch.setClosedAtMs(System.currentTimeMillis());
+        batch.setClosedAtMs(time.milliseconds());
         return batch;
     }
 

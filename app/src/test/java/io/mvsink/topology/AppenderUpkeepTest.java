@@ -16,6 +16,7 @@ import io.mvsink.blob.InMemoryBlobStore;
 import io.mvsink.codec.Codecs;
 import io.mvsink.compact.BatchMerge;
 import io.mvsink.consensus.ConsensusKeys;
+import io.mvsink.consensus.ShardGrace;
 import io.mvsink.consensus.ConsensusReader;
 import io.mvsink.consensus.ShardState;
 import io.mvsink.metrics.ShardMetrics;
@@ -247,7 +248,7 @@ class AppenderUpkeepTest {
         for (TestRecord<byte[], byte[]> r : consensus.readRecordsToList()) {
             String key = new String(r.key(), StandardCharsets.UTF_8);
             compacted.put(key, r.value());
-            if (r.value() != null && !ConsensusKeys.isRollup(key)) {
+            if (r.value() != null && ConsensusKeys.isDiff(key)) {
                 history.add(Codecs.STATE_DIFF.decode(r.value()));
             }
         }
@@ -256,11 +257,13 @@ class AppenderUpkeepTest {
     private ShardState rebuilt() {
         Map<String, byte[]> latest = new HashMap<>(compacted);
         byte[] rollup = latest.remove(ConsensusKeys.rollup("s"));
+        byte[] grace = latest.remove(ConsensusKeys.grace("s"));
         List<StateDiff> diffs = new ArrayList<>();
         latest.values().stream().filter(v -> v != null).map(Codecs.STATE_DIFF::decode).forEach(diffs::add);
         diffs.sort((a, b) -> Long.compare(a.getSeqno(), b.getSeqno()));
         StateRollup r = rollup == null ? null : Codecs.STATE_ROLLUP.decode(rollup);
-        return new ConsensusReader.Log(r, diffs, diffs, 0).state("s");
+        return new ConsensusReader.Log(r, diffs, diffs, 0,
+            grace == null ? null : ShardGrace.of(Codecs.GRACE.decode(grace))).state("s");
     }
 
     private static List<String> ids(ShardState state) {

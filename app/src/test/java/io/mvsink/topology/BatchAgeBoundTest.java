@@ -20,6 +20,7 @@ import io.mvsink.batch.Update;
 import io.mvsink.blob.InMemoryBlobStore;
 import io.mvsink.codec.Codecs;
 import io.mvsink.consensus.ConsensusKeys;
+import io.mvsink.consensus.ShardGrace;
 import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.produce.Workload;
 import io.mvsink.registry.InMemorySchemaRegistry;
@@ -123,6 +124,23 @@ class BatchAgeBoundTest {
         assertEquals(1, metrics.mismatches());
     }
 
+    @Test
+    void shouldRecordTheShardsGraceWithItsFirstAppendOnly() {
+        report(batch(0));
+        report(batch(1));
+        time.sleep(WIDTH);
+        report(Batches.batch(WIDTH, 2 * WIDTH, 0, 1));
+
+        List<ShardGrace> graces = new ArrayList<>();
+        for (TestRecord<byte[], byte[]> r : topology.consensus.readRecordsToList()) {
+            if (new String(r.key(), StandardCharsets.UTF_8).equals(ConsensusKeys.grace("s"))) {
+                graces.add(ShardGrace.of(Codecs.GRACE.decode(r.value())));
+            }
+        }
+        assertEquals(List.of(new ShardGrace(GRACE_MS, 0, 1_700_000_000_000L)), graces,
+            "one record, written with the first append");
+    }
+
     private ContributionData contribution(int partition) {
         List<Update> updates = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
@@ -156,7 +174,7 @@ class BatchAgeBoundTest {
     private List<StateDiff> seals() {
         List<StateDiff> diffs = new ArrayList<>();
         for (TestRecord<byte[], byte[]> r : topology.consensus.readRecordsToList()) {
-            if (r.value() != null && !ConsensusKeys.isRollup(new String(r.key(), StandardCharsets.UTF_8))) {
+            if (r.value() != null && ConsensusKeys.isDiff(new String(r.key(), StandardCharsets.UTF_8))) {
                 diffs.add(Codecs.STATE_DIFF.decode(r.value()));
             }
         }

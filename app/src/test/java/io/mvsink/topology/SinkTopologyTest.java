@@ -1,5 +1,6 @@
 package io.mvsink.topology;
 
+import io.mvsink.consensus.ConsensusKeys;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -201,7 +202,9 @@ class SinkTopologyTest {
     }
 
     private List<StateDiff> diffs() {
-        return consensus.readValuesToList().stream().map(Codecs.STATE_DIFF::decode).toList();
+        return consensus.readRecordsToList().stream()
+            .filter(r -> ConsensusKeys.isDiff(new String(r.key(), StandardCharsets.UTF_8)))
+            .map(r -> Codecs.STATE_DIFF.decode(r.value())).toList();
     }
 
     private void awaitBuilt(int contributions) {
