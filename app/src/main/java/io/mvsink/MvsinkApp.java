@@ -2,6 +2,7 @@ package io.mvsink;
 
 import io.mvsink.protocol.SharedBatchRegistry;
 import io.mvsink.batch.ShardSink;
+import io.mvsink.blob.BlobOwner;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.compact.BatchMerge;
 import io.mvsink.compact.BatchMerger;
@@ -107,21 +108,23 @@ public final class MvsinkApp implements AutoCloseable {
             deps.time());
         admin = Admin.create(clientProps());
         int partitions;
+        BlobOwner owner;
         try {
             partitions = new TopicSetup(admin).ensure(topics);
             requireShardPlacement(partitions);
+            owner = Wiring.blobOwner(config, admin);
         } catch (RuntimeException e) {
             admin.close(Duration.ofSeconds(5));
             admin = null;
             throw e;
         }
-        deps.batches().addShard(new ShardSink(config.shard(), config.blobPrefix(), config.blobOwner(),
+        deps.batches().addShard(new ShardSink(config.shard(), config.blobPrefix(), owner.value(),
             deps.metrics(), inlineMaxBytes(config.inlineMaxBytes(), partitions)), new RangeMinter(config.batchIntervalMs(), config.getLong(MvsinkConfig.RANGE_TARGET_BYTES)));
         SinkContext sink = new SinkContext(config.shard(), config.rowSubject(),
             config.batchIntervalMs(), partitions, config.getLong(MvsinkConfig.PUNCTUATE_INTERVAL_MS),
             config.getLong(MvsinkConfig.RECONTRIBUTE_TIMEOUT_MS),
             config.getInt(MvsinkConfig.MAX_ROW_BYTES), deps.time(), deps.metrics(), deps.batches(),
-            deps.registry(), upkeep(), new AdminPartitionCountProbe(admin, topics.corrections(), PARTITION_PROBE_TIMEOUT),
+            deps.registry(), upkeep(owner), new AdminPartitionCountProbe(admin, topics.corrections(), PARTITION_PROBE_TIMEOUT),
             deps.blobs().location());
         Topology topology = SinkTopology.build(topics, sink);
         streams = new KafkaStreams(topology, streamsProps());
@@ -149,8 +152,8 @@ public final class MvsinkApp implements AutoCloseable {
             deps.time());
         streams.start();
         departed = DepartedTransactions.start(admin, config.applicationId());
-        gc = GcService.start(config, deps.blobs(), deps.metrics(), deps.time());
-        LOG.info("started over {} partitions of {}", partitions, topics.corrections());
+        gc = GcService.start(config, owner, deps.blobs(), deps.metrics(), deps.time());
+        LOG.info("started over {} partitions of {}, blob owner {}", partitions, topics.corrections(), owner.value());
     }
 
     /**
@@ -179,7 +182,7 @@ public final class MvsinkApp implements AutoCloseable {
     }
 
     /** The appender's upkeep: merges on this app's own compactor thread, rollups, since, the GC grace. */
-    private SinkContext.Upkeep upkeep() {
+    private SinkContext.Upkeep upkeep(BlobOwner owner) {
         BatchMerge merge = null;
         if (config.getBoolean(MvsinkConfig.COMPACTION_ENABLED)) {
             compactor = Executors.newSingleThreadExecutor(task -> {
@@ -189,7 +192,7 @@ public final class MvsinkApp implements AutoCloseable {
                 return thread;
             });
             merge = new BatchMerger(deps.blobs(), deps.registry(), config.rowSubject(),
-                Wiring.encoder(config), config.blobPrefix(), config.blobOwner(), deps.time());
+                Wiring.encoder(config), config.blobPrefix(), owner.value(), deps.time());
         }
         return new SinkContext.Upkeep(merge, compactor == null ? Runnable::run : compactor,
             config.getLong(MvsinkConfig.COMPACTION_MAX_BATCH_BYTES), config.getLong(MvsinkConfig.COMPACTION_SINCE_LAG_MS),

@@ -4,6 +4,7 @@ import io.mvsink.batch.CoalescingMode;
 import io.mvsink.batch.PartEncoder;
 import io.mvsink.protocol.SharedBatchRegistry;
 import io.mvsink.blob.AzureBlobStore;
+import io.mvsink.blob.BlobOwner;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.blob.BlobStoreSettings;
 import io.mvsink.config.BlobAccess;
@@ -14,10 +15,17 @@ import io.mvsink.registry.RegistrySettings;
 import io.mvsink.registry.SchemaRegistry;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.utils.Time;
 
 /** Builds the real collaborators of an app from its configuration. */
 public final class Wiring {
+    private static final long CLUSTER_ID_TIMEOUT_S = 60;
+
     private Wiring() {
     }
 
@@ -65,6 +73,40 @@ public final class Wiring {
             store.ensureContainer();
         }
         return store;
+    }
+
+    /** The owner of {@code config}'s shard's blobs on the Kafka cluster it names (one Admin, closed after). */
+    public static BlobOwner blobOwner(MvsinkConfig config) {
+        try (Admin admin = Admin.create(config.kafkaClientProps())) {
+            return blobOwner(config, admin);
+        }
+    }
+
+    /**
+     * The owner of {@code config}'s shard's blobs on the cluster {@code admin} talks to: its cluster
+     * id, the consensus topic and the shard. Two clusters running the same app (same topic names)
+     * on one storage container thereby never take each other's parts for their own garbage.
+     *
+     * @throws KafkaException the cluster id cannot be read (or the cluster has none)
+     */
+    public static BlobOwner blobOwner(MvsinkConfig config, Admin admin) {
+        String clusterId;
+        try {
+            clusterId = admin.describeCluster().clusterId().get(CLUSTER_ID_TIMEOUT_S, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new KafkaException("cannot read the Kafka cluster id (the blob owner names it): "
+                + e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new KafkaException("cannot read the Kafka cluster id (the blob owner names it) within "
+                + CLUSTER_ID_TIMEOUT_S + " s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaException("interrupted while reading the Kafka cluster id", e);
+        }
+        if (clusterId == null || clusterId.isEmpty()) {
+            throw new KafkaException("the Kafka cluster has no cluster id: the blob owner needs one");
+        }
+        return new BlobOwner(clusterId, config.consensusTopic(), config.shard());
     }
 
     /** The JVM-wide shared batch registry, configured from the app's options. */

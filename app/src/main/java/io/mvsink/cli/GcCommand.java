@@ -1,6 +1,7 @@
 package io.mvsink.cli;
 
 import io.mvsink.Wiring;
+import io.mvsink.blob.BlobOwner;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.consensus.ConsensusReader;
@@ -18,8 +19,10 @@ import picocli.CommandLine.Option;
 @Command(name = "gc", description = "Deletes the shard's blobs that no state references once they are older than "
     + "the grace period: gc.grace.ms or --grace-ms, or the grace the shard's appender recorded in the consensus topic "
     + "if that is larger (its appenders seal batches up to half of it old). Never deletes a referenced blob, one compaction retired less than the grace "
-    + "ago, another owner's blob (another application.id or consensus.topic), or anything outside the shard's "
-    + "blob prefix; deletes nothing while the shard has no appends or no recorded grace. Prints "
+    + "ago, another owner's blob (another Kafka cluster, application.id or consensus.topic), a blob without an "
+    + "owner or with the owner of versions before owners named the Kafka cluster (unless --claim-unowned), or "
+    + "anything outside the shard's blob prefix; deletes nothing while the shard has no appends or no recorded "
+    + "grace. Prints "
     + "one summary line on stderr; exit 3 if it stopped early because reading and deleting took longer than a "
     + "quarter of the grace (run it again).")
 final class GcCommand implements Callable<Integer> {
@@ -35,8 +38,10 @@ final class GcCommand implements Callable<Integer> {
     Long graceMs;
 
     @Option(names = "--claim-unowned", description = "Also collect blobs under the prefix that have no owner "
-        + "(written by versions before owners) as this shard's. Only when no other app writes under the prefix: "
-        + "another app's old parts would be deleted.")
+        + "(written by versions before owners), or the shard's owner without the Kafka cluster "
+        + "(<consensus topic>/<shard>, written by versions before owners named the cluster), as this shard's. "
+        + "Only when no other app and no other Kafka cluster writes under the prefix: their old parts would be "
+        + "deleted.")
     boolean claimUnowned;
 
     @Option(names = "--dry-run", description = "Delete nothing; print the keys it would delete, one per line on stdout.")
@@ -52,9 +57,10 @@ final class GcCommand implements Callable<Integer> {
                 + " (" + configuredGrace + "): a running appender may still seal a batch whose parts are that old");
         }
         Map<String, Object> props = config.kafkaClientProps();
+        BlobOwner owner = Wiring.blobOwner(config);
         GcResult result;
         try (BlobStore blobs = Wiring.blobs(config)) {
-            BlobGc own = new BlobGc(blobs, config.blobPrefix(), config.blobOwner(), grace, Time.SYSTEM);
+            BlobGc own = new BlobGc(blobs, config.blobPrefix(), owner, grace, Time.SYSTEM);
             BlobGc gc = claimUnowned ? own.claimUnowned() : own;
             result = gc.run(() -> ConsensusReader.read(props, config.consensusTopic(), config.shard(),
                 Duration.ofSeconds(60)), dryRun);
@@ -63,7 +69,7 @@ final class GcCommand implements Callable<Integer> {
             result.deleted().forEach(System.out::println);
         }
         System.err.println("gc: shard " + config.shard() + ", prefix " + config.blobPrefix() + ", owner "
-            + config.blobOwner() + (claimUnowned ? " (claiming unowned blobs)" : "") + ": " + result.summary());
+            + owner.value() + (claimUnowned ? " (claiming unowned blobs)" : "") + ": " + result.summary());
         return result.outcome() == GcResult.Outcome.STALE_STATE ? ExitCodes.GC_STOPPED_EARLY : ExitCodes.OK;
     }
 

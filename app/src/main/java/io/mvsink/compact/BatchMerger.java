@@ -60,7 +60,7 @@ public final class BatchMerger implements BatchMerge {
     /**
      * @param subject    the shard's registry subject; rows are read into its latest version
      * @param blobPrefix the shard's key prefix; parts go to {@link BlobKeys#part}
-     * @param owner      the owner the merged parts are written with ({@code MvsinkConfig.blobOwner()})
+     * @param owner      the owner the merged parts are written with ({@link io.mvsink.blob.BlobOwner#value()})
      */
     public BatchMerger(BlobStore blobs, SchemaRegistry registry, String subject, PartEncoder encoder,
                        String blobPrefix, String owner, Time time) {

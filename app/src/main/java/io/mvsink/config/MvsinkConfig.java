@@ -140,9 +140,10 @@ public final class MvsinkConfig extends AbstractConfig {
                 + "naming both.")
         .define(BLOB_PREFIX, Type.STRING, "", new PrefixValidator(), Importance.LOW,
             "Key prefix of every part; empty means <shard>/. Must end with '/', so that it is never the "
-                + "start of another shard's prefix. Every part also carries its owner (the consensus topic "
-                + "and the shard) in its metadata, and the blob GC deletes only its own. Changing it later keeps "
-                + "every part readable (each key is complete) but the blob GC lists only the current prefix: "
+                + "start of another shard's prefix. Every part also carries its owner (the Kafka cluster id, "
+                + "the consensus topic and the shard) in its metadata, and the blob GC deletes only its own. "
+                + "Changing it later keeps every part readable (each key is complete) but the blob GC lists only "
+                + "the current prefix: "
                 + "garbage left under the old one is collected only by gc run with the old prefix.")
         .define(BLOB_TARGET_BYTES, Type.LONG, 8L * 1024 * 1024, between(1024L, 1L << 31), Importance.MEDIUM,
             "A part is cut once it holds about this many bytes of encoded updates.")
@@ -273,15 +274,6 @@ public final class MvsinkConfig extends AbstractConfig {
 
     public String blobPrefix() {
         return orDefault(BLOB_PREFIX, shard() + "/");
-    }
-
-    /**
-     * The owner every blob of the shard is written with, {@code <consensus topic>/<shard>}: the
-     * state that may reference the blob. The blob GC deletes only blobs of its own owner, so two
-     * apps (application ids, consensus topics) writing under one prefix never collect each other's.
-     */
-    public String blobOwner() {
-        return consensusTopic() + "/" + shard();
     }
 
     /** The inline limit in effect: {@link #INLINE_MAX_BYTES}, or 0 when compaction is off (nothing would move it out). */

@@ -1,6 +1,7 @@
 package io.mvsink.gc;
 
 import io.mvsink.blob.BlobInfo;
+import io.mvsink.blob.BlobOwner;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.consensus.ShardGrace;
 import io.mvsink.consensus.ShardState;
@@ -32,10 +33,11 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code t - T0 <= g/4}: the state is fresh. Once it is not, the run stops deleting and
  *       reports {@link GcResult.Outcome#STALE_STATE} (the next run reads a fresh state);</li>
  *   <li>{@code S} has at least one append (see below), and {@code B}'s key starts with the prefix;</li>
- *   <li>{@code B}'s owner is this shard's, {@code <consensus topic>/<shard>}: only states of the
- *       consensus {@code S} is read from can reference {@code B} (see below). A blob without an
- *       owner counts as this shard's only when the GC was told to {@link #claimUnowned() claim}
- *       them.</li>
+ *   <li>{@code B}'s owner is this shard's, {@code <Kafka cluster id>/<consensus topic>/<shard>}
+ *       ({@link BlobOwner}): only states of the consensus {@code S} is read from can reference
+ *       {@code B} (see below). A blob without an owner, or with the shard's owner without the
+ *       cluster ({@link BlobOwner#legacy()}), counts as this shard's only when the GC was told to
+ *       {@link #claimUnowned() claim} them.</li>
  * </ol>
  *
  * <h2>Why nothing it deletes is opened again</h2>
@@ -82,12 +84,16 @@ import org.slf4j.LoggerFactory;
  * <h2>Only its own blobs</h2>
  * The argument above covers the states of this shard's consensus. Another app (another
  * {@code application.id}, hence another consensus topic: a blue/green move, a staging copy) on
- * the same corrections topic and storage account writes under the same prefix, and its live
- * parts are unreferenced in {@code S}. So every blob mvsink writes carries the state that may
- * reference it as its owner, and (6) leaves every other owner's blob alone (counted
- * {@code foreign}), whatever the prefixes. Blobs written before owners existed have none: the
- * app's own GC keeps them (counted {@code unowned}), and only the {@code gc} command with
- * {@code --claim-unowned}, run when no other app writes under the prefix, collects them.
+ * the same corrections topic and storage account writes under the same prefix, and so does the
+ * same app on another Kafka cluster (staging and production, a DR pair: same topic names); their
+ * live parts are unreferenced in {@code S}. So every blob mvsink writes carries the state that
+ * may reference it as its owner, the Kafka cluster included, and (6) leaves every other owner's
+ * blob alone (counted {@code foreign}), whatever the prefixes. Blobs written before owners
+ * existed have none, and blobs written before owners named the cluster carry the legacy owner,
+ * which the same app on another cluster wrote too: the app's own GC keeps both (counted
+ * {@code unowned}), and only the {@code gc} command with {@code --claim-unowned}, run when no
+ * other app or cluster writes under the prefix, collects them. During a rolling upgrade the
+ * old instances' GC compares owners exactly, so it counts the new cluster owners as foreign.
  *
  * <p>Not thread-safe; one run at a time per instance. Runs by several processes at once are safe:
  * each deletion is decided by the rule above, and a blob another run deleted first is counted
@@ -98,25 +104,25 @@ public final class BlobGc {
 
     private final BlobStore blobs;
     private final String prefix;
-    private final String owner;
+    private final BlobOwner owner;
     private final boolean claimUnowned;
     private final long graceMs;
     private final Time time;
 
     /**
      * @param prefix the shard's blob prefix ({@code MvsinkConfig.blobPrefix()}); must not be empty
-     * @param owner the shard's blob owner ({@code MvsinkConfig.blobOwner()}); only its blobs are deleted
+     * @param owner the shard's blob owner; only its blobs are deleted
      * @param graceMs {@code gc.grace.ms}: the least grace a run waits (the shard's recorded grace wins if larger)
      */
-    public BlobGc(BlobStore blobs, String prefix, String owner, long graceMs, Time time) {
+    public BlobGc(BlobStore blobs, String prefix, BlobOwner owner, long graceMs, Time time) {
         this(blobs, prefix, owner, false, graceMs, time);
     }
 
-    private BlobGc(BlobStore blobs, String prefix, String owner, boolean claimUnowned, long graceMs, Time time) {
+    private BlobGc(BlobStore blobs, String prefix, BlobOwner owner, boolean claimUnowned, long graceMs, Time time) {
         if (prefix == null || prefix.isEmpty()) {
             throw new IllegalArgumentException("blob gc needs a non-empty prefix: it would list the whole container");
         }
-        if (owner == null || owner.isEmpty()) {
+        if (owner == null) {
             throw new IllegalArgumentException("blob gc of " + prefix + " needs its owner: it deletes only its own blobs");
         }
         if (graceMs < 4) {
@@ -131,8 +137,9 @@ public final class BlobGc {
     }
 
     /**
-     * This GC, also collecting blobs without an owner (written before owners existed) as the
-     * shard's own: only when no other app writes under the prefix.
+     * This GC, also collecting blobs without an owner (written before owners existed) or with the
+     * shard's owner without a cluster ({@link BlobOwner#legacy()}, written before owners named the
+     * Kafka cluster) as the shard's own: only when no other app or cluster writes under the prefix.
      */
     public BlobGc claimUnowned() {
         return new BlobGc(blobs, prefix, owner, true, graceMs, time);
@@ -182,9 +189,9 @@ public final class BlobGc {
                 live++;
             } else if (retiredAt != null && retiredAt >= cutoff) {
                 retiredKept++;
-            } else if (blob.owner() == null && !claimUnowned) {
+            } else if (unattributed(blob) && !claimUnowned) {
                 unowned++;
-            } else if (blob.owner() != null && !blob.owner().equals(owner)) {
+            } else if (!unattributed(blob) && !blob.owner().equals(owner.value())) {
                 foreign++;
             } else if (blob.lastModified().toEpochMilli() >= cutoff) {
                 young++;
@@ -193,8 +200,9 @@ public final class BlobGc {
             }
         }
         if (unowned > 0) {
-            LOG.info("blob gc of {}: kept {} unreferenced blobs without an owner (written before owners; the gc "
-                + "command's --claim-unowned collects them)", prefix, unowned);
+            LOG.info("blob gc of {}: kept {} unreferenced blobs without an owner or with {} (written before owners "
+                + "named the Kafka cluster; the gc command's --claim-unowned collects them)", prefix, unowned,
+                owner.legacy());
         }
         GcResult.Tally tally = new GcResult.Tally(dryRun, grace, listedUnderPrefix, live, retiredKept, foreign, unowned, young,
             candidates.size());
@@ -205,6 +213,15 @@ public final class BlobGc {
             return tally.finish(List.of(), 0, 0, GcResult.Outcome.NO_GRACE);
         }
         return collect(tally, candidates, stateReadAtMs, grace, dryRun);
+    }
+
+    /**
+     * A blob that may be this shard's but cannot be attributed to it: no owner (written before
+     * owners), or the shard's owner without a cluster (written before owners named the cluster;
+     * the same app on another cluster wrote the same).
+     */
+    private boolean unattributed(BlobInfo blob) {
+        return blob.owner() == null || blob.owner().equals(owner.legacy());
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.mvsink.gc;
 
+import io.mvsink.blob.BlobOwner;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.consensus.ConsensusReader;
@@ -52,10 +53,10 @@ public final class GcService implements AutoCloseable {
         this.metrics = metrics;
     }
 
-    /** The GC of {@code config}'s shard, started (off when {@code gc.interval.ms} is 0). */
-    public static GcService start(MvsinkConfig config, BlobStore blobs, ShardMetrics metrics, Time time) {
-        BlobGc gc = new BlobGc(blobs, config.blobPrefix(), config.blobOwner(), config.getLong(MvsinkConfig.GC_GRACE_MS),
-            time);
+    /** The GC of {@code config}'s shard, of {@code owner}'s blobs, started (off when {@code gc.interval.ms} is 0). */
+    public static GcService start(MvsinkConfig config, BlobOwner owner, BlobStore blobs, ShardMetrics metrics,
+                                  Time time) {
+        BlobGc gc = new BlobGc(blobs, config.blobPrefix(), owner, config.getLong(MvsinkConfig.GC_GRACE_MS), time);
         Map<String, Object> props = config.kafkaClientProps();
         String topic = config.consensusTopic();
         String shard = config.shard();

@@ -178,10 +178,9 @@ class MvsinkConfigTest {
     }
 
     @Test
-    void shouldNameTheBlobOwnerByTheConsensusTopicAndTheShard() {
-        assertEquals("mvsink-consensus/orders", config().blobOwner());
-        assertEquals("blue-consensus/orders", config(MvsinkConfig.APPLICATION_ID, "blue").blobOwner());
-        assertEquals("c/eu", config(MvsinkConfig.CONSENSUS_TOPIC, "c", MvsinkConfig.SHARD_NAME, "eu").blobOwner());
+    void shouldRefuseAConsensusTopicThatIsNotATopicName() {
+        // it names the blob owner (BlobOwner), stored in blob metadata
+        assertEquals("blue-consensus", config(MvsinkConfig.APPLICATION_ID, "blue").consensusTopic());
         assertRefused(MvsinkConfig.CONSENSUS_TOPIC, "not a topic");
     }
 

@@ -10,6 +10,7 @@ import io.mvsink.avro.Part;
 import io.mvsink.avro.RetiredBlob;
 import io.mvsink.avro.StateRollup;
 import io.mvsink.blob.BlobInfo;
+import io.mvsink.blob.BlobOwner;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.blob.ForwardingBlobStore;
 import io.mvsink.blob.InMemoryBlobStore;
@@ -29,8 +30,10 @@ import org.junit.jupiter.api.Test;
 class BlobGcTest {
     private static final long GRACE = 60_000;
     private static final String PREFIX = "orders/";
-    static final String OWNER = "blue-consensus/orders";
-    private static final String OTHER_OWNER = "green-consensus/orders";
+    private static final String CLUSTER = "MkU3OEVBNTcwNTJENDM2Qg";
+    private static final String OTHER_CLUSTER = "q1Sh-9_ISia_zwGINzRvyQ";
+    static final BlobOwner OWNER = new BlobOwner(CLUSTER, "blue-consensus", "orders");
+    private static final String OTHER_OWNER = new BlobOwner(CLUSTER, "green-consensus", "orders").value();
 
     private final MockTime time = new MockTime(0, 1_700_000_000_000L, 0);
     private final InMemoryBlobStore store = new InMemoryBlobStore(clockOf(time));
@@ -126,6 +129,47 @@ class BlobGcTest {
         GcResult claimed = gc(store).claimUnowned().run(state(List.of(), Map.of()), time.milliseconds(), false);
         assertEquals(List.of("orders/old-0000.avro"), claimed.deleted());
         assertEquals(0, claimed.unowned());
+    }
+
+    @Test
+    void shouldNeverDeleteTheSameAppsBlobsOfAnotherKafkaCluster() {
+        // one app (application id, consensus topic, shard, prefix) on two clusters sharing a container
+        BlobOwner west = new BlobOwner(OTHER_CLUSTER, OWNER.consensusTopic(), OWNER.shard());
+        put("orders/east-leaked-0000.avro");
+        store.putIfAbsent("orders/west-leaked-0000.avro", new byte[3], west.value());
+        time.sleep(100 * GRACE);
+
+        GcResult east = gc(store).run(state(List.of(), Map.of()), time.milliseconds(), false);
+        assertEquals(List.of("orders/east-leaked-0000.avro"), east.deleted());
+        assertEquals(1, east.foreign());
+        assertTrue(exists("orders/west-leaked-0000.avro"), "the other cluster's part, unreferenced here, is kept");
+
+        put("orders/east-live-0000.avro");
+        time.sleep(100 * GRACE);
+        GcResult westGc = new BlobGc(store, PREFIX, west, GRACE, time).run(state(List.of(), Map.of()),
+            time.milliseconds(), false);
+        assertEquals(List.of("orders/west-leaked-0000.avro"), westGc.deleted());
+        assertEquals(1, westGc.foreign());
+        assertTrue(exists("orders/east-live-0000.avro"));
+    }
+
+    @Test
+    void shouldKeepABlobOfTheLegacyOwnerWithoutClusterUnlessClaimed() {
+        // what versions before issue 21 wrote: <consensus topic>/<shard>, no cluster id
+        store.putIfAbsent("orders/legacy-0000.avro", new byte[3], "blue-consensus/orders");
+        store.putIfAbsent("orders/green-legacy-0000.avro", new byte[3], "green-consensus/orders");
+        time.sleep(100 * GRACE);
+
+        GcResult kept = gc(store).run(state(List.of(), Map.of()), time.milliseconds(), false);
+        assertEquals(List.of(), kept.deleted());
+        assertEquals(1, kept.unowned(), "the shard's legacy blob cannot be told from another cluster's: kept");
+        assertEquals(1, kept.foreign(), "another app's legacy blob");
+        assertTrue(exists("orders/legacy-0000.avro"));
+
+        GcResult claimed = gc(store).claimUnowned().run(state(List.of(), Map.of()), time.milliseconds(), false);
+        assertEquals(List.of("orders/legacy-0000.avro"), claimed.deleted());
+        assertEquals(1, claimed.foreign(), "claiming takes the shard's legacy owner, not another app's");
+        assertTrue(exists("orders/green-legacy-0000.avro"));
     }
 
     @Test
@@ -377,7 +421,7 @@ class BlobGcTest {
     }
 
     private void put(String key, int size) {
-        store.putIfAbsent(key, new byte[size], OWNER);
+        store.putIfAbsent(key, new byte[size], OWNER.value());
     }
 
     private boolean exists(String key) {

@@ -37,8 +37,8 @@ class GcServiceTest {
 
     @Test
     void shouldCountRunsAndDeletedBlobs() {
-        store.putIfAbsent("orders/leaked-0000.avro", new byte[3], BlobGcTest.OWNER);
-        store.putIfAbsent("orders/leaked-0001.avro", new byte[3], BlobGcTest.OWNER);
+        store.putIfAbsent("orders/leaked-0000.avro", new byte[3], BlobGcTest.OWNER.value());
+        store.putIfAbsent("orders/leaked-0001.avro", new byte[3], BlobGcTest.OWNER.value());
         time.sleep(GRACE + 1);
         GcService service = new GcService("orders", gc, () -> BlobGcTest.state(List.of(), Map.of()), 1_000, metrics);
 

@@ -31,7 +31,7 @@ class BrokerRestartIT {
     @Test
     void shouldResumeByItselfAfterTheBrokerIsKilledAndAfterItIsStopped(LocalStack shared) throws Exception {
         try (BrokerProcess broker = BrokerProcess.start()) {
-            LocalStack stack = onBroker(shared, broker.bootstrapServers());
+            LocalStack stack = broker.over(shared);
             try (SinkHarness sink = new SinkHarness(stack, 4, new Properties());
                  CorrectionProducer producer = sink.producer()) {
                 MvsinkApp app = sink.startApp(2);
@@ -67,28 +67,5 @@ class BrokerRestartIT {
         Thread.sleep(OUTAGE_MS);
         broker.restart();
         producing.get(120, TimeUnit.SECONDS);
-    }
-
-    private static LocalStack onBroker(LocalStack shared, String bootstrapServers) {
-        return new LocalStack() {
-            @Override
-            public String bootstrapServers() {
-                return bootstrapServers;
-            }
-
-            @Override
-            public String registryUrl() {
-                return shared.registryUrl();
-            }
-
-            @Override
-            public String blobConnectionString() {
-                return shared.blobConnectionString();
-            }
-
-            @Override
-            public void close() {
-            }
-        };
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mvsink.MvsinkApp;
 import io.mvsink.blob.BlobInfo;
+import io.mvsink.blob.BlobOwner;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.consensus.ShardState;
@@ -32,7 +33,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Blob garbage collection on the real stack: the {@code gc} command (dry run, then for real) and
  * the app's own GC delete blobs leaked under the shard's prefix once older than the grace, and
- * nothing a state references, nothing outside the prefix; the shard still reads exactly.
+ * nothing a state references, nothing outside the prefix, nothing of the shard's owner without the
+ * cluster (written before owners named it) unless the command claims unowned blobs; the shard
+ * still reads exactly.
  */
 @ExtendWith(LocalStackExtension.class)
 class GcIT {
@@ -46,10 +49,11 @@ class GcIT {
             sink.startApp(2);
             long upper = produceAndSeal(sink, producer, 31);
             String prefix = sink.config(0).blobPrefix();
-            String owner = sink.config(0).blobOwner();
-            List<String> leaked = leak(sink.blobs, prefix, owner, 3);
+            BlobOwner owner = sink.blobOwner();
+            List<String> leaked = leak(sink.blobs, prefix, owner.value(), 3);
+            String legacy = leak(sink.blobs, prefix, owner.legacy(), 1).get(0);
             String outside = sink.correctionsTopic() + "-elsewhere/leaked-" + UUID.randomUUID() + ".avro";
-            sink.blobs.putIfAbsent(outside, new byte[] {1, 2, 3}, owner);
+            sink.blobs.putIfAbsent(outside, new byte[] {1, 2, 3}, owner.value());
             awaitOlderThanTheGrace(sink.blobs, prefix);
             Set<String> referenced = sink.state().referencedBlobs();
             Set<String> before = keys(sink.blobs, prefix);
@@ -58,6 +62,7 @@ class GcIT {
             List<String> wouldDelete = gc(sink, "--dry-run");
             assertEquals(before, keys(sink.blobs, prefix), "a dry run deletes nothing");
             assertTrue(wouldDelete.containsAll(leaked), "the dry run names the leaked blobs: " + wouldDelete);
+            assertFalse(wouldDelete.contains(legacy), "nor a blob of the owner without the cluster: " + wouldDelete);
             assertTrue(wouldDelete.stream().allMatch(k -> k.startsWith(prefix) && !referenced.contains(k)),
                 "the dry run names only unreferenced blobs under the prefix: " + wouldDelete);
 
@@ -69,6 +74,11 @@ class GcIT {
             assertTrue(after.containsAll(referenced), "every referenced blob is still there");
             assertTrue(after.containsAll(sink.state().referencedBlobs()));
             assertTrue(keys(sink.blobs, outside).contains(outside), "the blob outside the prefix is still there");
+            assertTrue(after.contains(legacy), "a blob of the owner without the cluster (written before issue 21) is kept");
+
+            gc(sink, "--claim-unowned");
+            assertFalse(keys(sink.blobs, prefix).contains(legacy), "--claim-unowned collects it");
+            assertTrue(keys(sink.blobs, prefix).containsAll(sink.state().referencedBlobs()));
             sink.assertSealedExactly(upper);
             sink.blobs.delete(outside);
         }
@@ -81,12 +91,15 @@ class GcIT {
             MvsinkApp app = sink.startApp(2);
             long upper = produceAndSeal(sink, producer, 32);
             String prefix = sink.config(0).blobPrefix();
-            List<String> leaked = leak(sink.blobs, prefix, sink.config(0).blobOwner(), 1);
+            List<String> leaked = leak(sink.blobs, prefix, sink.blobOwner().value(), 1);
+            String legacy = leak(sink.blobs, prefix, sink.blobOwner().legacy(), 1).get(0);
 
             await().atMost(Duration.ofMillis(GRACE_MS + 60_000)).pollInterval(Duration.ofMillis(500))
                 .until(() -> !keys(sink.blobs, prefix).contains(leaked.get(0)));
 
             assertTrue(keys(sink.blobs, prefix).containsAll(sink.state().referencedBlobs()));
+            assertTrue(keys(sink.blobs, prefix).contains(legacy), "the app's gc keeps a blob of the owner without "
+                + "the cluster (written before issue 21): it may be the same app's on another cluster");
             assertTrue(app.metrics().gcRuns() >= 1, "gc runs");
             assertTrue(app.metrics().gcDeletedBlobs() >= 1, "gc deleted blobs");
             assertEquals(0, app.metrics().gcFailures(), "gc failures");

@@ -13,7 +13,9 @@ import io.mvsink.produce.CorrectionProducer;
 import io.mvsink.produce.Workload;
 import io.mvsink.produce.WorkloadRunner;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Properties;
+import java.util.stream.IntStream;
 import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -43,17 +45,10 @@ class SharedContainerGcIT {
             blue.awaitUpper(upper);
             green.awaitUpper(upper);
             String prefix = blue.config(0).blobPrefix();
-            String blueLeaked = GcIT.leak(blue.blobs, prefix, blue.config(0).blobOwner(), 1).get(0);
-            String greenLeaked = GcIT.leak(green.blobs, prefix, green.config(0).blobOwner(), 1).get(0);
+            String blueLeaked = GcIT.leak(blue.blobs, prefix, blue.blobOwner().value(), 1).get(0);
+            String greenLeaked = GcIT.leak(green.blobs, prefix, green.blobOwner().value(), 1).get(0);
 
-            // every part is written by now; let the grace pass, then let each GC run twice
-            long sealedAt = System.currentTimeMillis();
-            await().atMost(Duration.ofMillis(GRACE_MS + 10_000)).pollInterval(Duration.ofMillis(200))
-                .until(() -> System.currentTimeMillis() > sealedAt + GRACE_MS + 1_000);
-            long blueRuns = blueApp.metrics().gcRuns();
-            long greenRuns = greenApp.metrics().gcRuns();
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                .until(() -> blueApp.metrics().gcRuns() >= blueRuns + 2 && greenApp.metrics().gcRuns() >= greenRuns + 2);
+            awaitTwoGcRunsPastTheGrace(blueApp, greenApp);
 
             assertFalse(exists(blue, blueLeaked) || exists(green, greenLeaked), "each gc collected its own garbage");
             assertEquals(0, blueApp.metrics().gcFailures(), "blue gc failures");
@@ -62,11 +57,25 @@ class SharedContainerGcIT {
         }
     }
 
-    private static boolean exists(SinkHarness sink, String key) {
+    /**
+     * Every part is written by now: lets the grace pass (by the local clock), then waits until each
+     * app's GC ran twice more.
+     */
+    static void awaitTwoGcRunsPastTheGrace(MvsinkApp... apps) {
+        long writtenAt = System.currentTimeMillis();
+        await().atMost(Duration.ofMillis(GRACE_MS + 10_000)).pollInterval(Duration.ofMillis(200))
+            .until(() -> System.currentTimeMillis() > writtenAt + GRACE_MS + 1_000);
+        long[] runs = Arrays.stream(apps).mapToLong(app -> app.metrics().gcRuns()).toArray();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+            .until(() -> IntStream.range(0, apps.length).allMatch(i -> apps[i].metrics().gcRuns() >= runs[i] + 2));
+    }
+
+    static boolean exists(SinkHarness sink, String key) {
         return sink.blobs.list(key).stream().anyMatch(blob -> blob.key().equals(key));
     }
 
-    private static Properties overrides() {
+    /** GC every 2 s with the least grace the test overrides allow. */
+    static Properties overrides() {
         Properties props = new Properties();
         props.put(MvsinkConfig.GC_GRACE_MS, Long.toString(GRACE_MS));
         props.put(MvsinkConfig.GC_INTERVAL_MS, "2000");

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mvsink.MvsinkApp;
 import io.mvsink.Wiring;
 import io.mvsink.protocol.SharedBatchRegistry;
+import io.mvsink.blob.BlobOwner;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.avro.StateDiff;
@@ -46,7 +47,7 @@ import org.apache.kafka.streams.KafkaStreams;
 /** One shard under test on the real stack: its topics, apps, producer and readers. */
 final class SinkHarness implements AutoCloseable {
     final LocalStack stack;
-    final String name = "it-" + UUID.randomUUID().toString().substring(0, 8);
+    final String name;
     private final String correctionsTopic;
     final int partitions;
     /** The shard's row subject, by the overrides' naming strategy (by default {@code <topic>-value}). */
@@ -66,7 +67,7 @@ final class SinkHarness implements AutoCloseable {
     /** {@code blobsFor} wraps the blob store the apps write with (e.g. to inject faults). */
     SinkHarness(LocalStack stack, int partitions, Properties overrides, UnaryOperator<BlobStore> blobsFor)
             throws Exception {
-        this(stack, null, partitions, overrides, blobsFor, RowSchema.REGISTERED);
+        this(stack, newName(), null, partitions, overrides, blobsFor, RowSchema.REGISTERED);
         createCorrectionsTopic();
     }
 
@@ -83,7 +84,7 @@ final class SinkHarness implements AutoCloseable {
 
     /** A shard whose row subject the harness leaves alone: the test registers what its producer would. */
     SinkHarness(LocalStack stack, int partitions, Properties overrides, RowSchema rowSchema) throws Exception {
-        this(stack, null, partitions, overrides, UnaryOperator.identity(), rowSchema);
+        this(stack, newName(), null, partitions, overrides, UnaryOperator.identity(), rowSchema);
         createCorrectionsTopic();
     }
 
@@ -107,12 +108,25 @@ final class SinkHarness implements AutoCloseable {
     }
 
     SinkHarness(SinkHarness sibling, Properties overrides, RowSchema rowSchema) throws Exception {
-        this(sibling.stack, sibling.correctionsTopic(), sibling.partitions, overrides, UnaryOperator.identity(), rowSchema);
+        this(sibling.stack, newName(), sibling.correctionsTopic(), sibling.partitions, overrides,
+            UnaryOperator.identity(), rowSchema);
     }
 
-    private SinkHarness(LocalStack stack, String correctionsTopic, int partitions, Properties overrides,
+    /**
+     * The same app as {@code twin} (application id, corrections topic, blob container and prefix)
+     * on another Kafka cluster, {@code cluster}'s, with its own corrections topic there: staging and
+     * production, or a DR pair, sharing one storage container.
+     */
+    SinkHarness(SinkHarness twin, LocalStack cluster, Properties overrides) throws Exception {
+        this(cluster, twin.name, twin.correctionsTopic(), twin.partitions, overrides, UnaryOperator.identity(),
+            RowSchema.REGISTERED);
+        createCorrectionsTopic();
+    }
+
+    private SinkHarness(LocalStack stack, String name, String correctionsTopic, int partitions, Properties overrides,
                         UnaryOperator<BlobStore> blobsFor, RowSchema rowSchema) throws Exception {
         this.stack = stack;
+        this.name = name;
         this.correctionsTopic = correctionsTopic != null ? correctionsTopic : name + "-corrections";
         this.partitions = partitions;
         this.overrides = overrides;
@@ -126,6 +140,15 @@ final class SinkHarness implements AutoCloseable {
             registry.register(rowSubject, Workload.ROW_SCHEMA);
             registry.setCompatibility(rowSubject, "BACKWARD");
         }
+    }
+
+    private static String newName() {
+        return "it-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /** The owner the shard's apps write their parts with (on this harness's cluster). */
+    BlobOwner blobOwner() {
+        return Wiring.blobOwner(config(0));
     }
 
     String correctionsTopic() {

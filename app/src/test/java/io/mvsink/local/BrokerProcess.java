@@ -11,7 +11,8 @@ import org.apache.kafka.common.utils.Time;
 /**
  * A Kafka broker of its own, as a separate process (the demo's KRaft broker), for tests that
  * stop, kill and restart it while an app runs: unlike the shared test broker, its faults touch
- * no other test. Same ports and data across restarts.
+ * no other test. Same ports and data across restarts. Also a second Kafka cluster (its own cluster
+ * id) for tests of two clusters sharing one storage container: {@link #over}.
  */
 public final class BrokerProcess implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
@@ -39,6 +40,33 @@ public final class BrokerProcess implements AutoCloseable {
 
     public String bootstrapServers() {
         return process.bootstrapServers();
+    }
+
+    /**
+     * {@code shared}'s registry and blob storage with this broker as the Kafka cluster: another
+     * cluster next to the shared test broker (closing it closes nothing; close this broker).
+     */
+    public LocalStack over(LocalStack shared) {
+        return new LocalStack() {
+            @Override
+            public String bootstrapServers() {
+                return BrokerProcess.this.bootstrapServers();
+            }
+
+            @Override
+            public String registryUrl() {
+                return shared.registryUrl();
+            }
+
+            @Override
+            public String blobConnectionString() {
+                return shared.blobConnectionString();
+            }
+
+            @Override
+            public void close() {
+            }
+        };
     }
 
     /** Stops the broker gracefully (SIGTERM, controlled shutdown). */
