@@ -9,7 +9,7 @@ import io.mvsink.gc.BlobGc;
 import io.mvsink.gc.GcResult;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Properties;
+import java.util.HashMap;
 import java.util.concurrent.Callable;
 import org.apache.kafka.common.utils.Time;
 import picocli.CommandLine.Command;
@@ -79,8 +79,7 @@ final class GcCommand implements Callable<Integer> {
      * state: refused.
      */
     private MvsinkConfig config() {
-        Properties props = settings.properties();
-        MvsinkConfig configured = new MvsinkConfig(props);
+        MvsinkConfig configured = settings.config();
         if (shard == null || shard.equals(configured.shard())) {
             return configured;
         }
@@ -89,6 +88,7 @@ final class GcCommand implements Callable<Integer> {
                 + configured.getString(MvsinkConfig.BLOB_PREFIX) + " (the prefix of shard " + configured.shard()
                 + "): set " + MvsinkConfig.SHARD_NAME + " and " + MvsinkConfig.BLOB_PREFIX + " of the shard instead");
         }
+        Map<String, Object> props = new HashMap<>(configured.originals());
         props.put(MvsinkConfig.SHARD_NAME, shard);
         return new MvsinkConfig(props);
     }

@@ -1,5 +1,6 @@
 package io.mvsink.cli;
 
+import io.mvsink.config.ConfigErrors;
 import io.mvsink.config.EnvironmentOptions;
 import io.mvsink.config.MvsinkConfig;
 import java.io.IOException;
@@ -8,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.common.config.ConfigException;
 import picocli.CommandLine.Option;
 
 /**
@@ -36,7 +38,43 @@ final class Settings {
         return properties(System.getenv());
     }
 
+    /**
+     * The options of the three sources, not checked as a configuration (a command that needs only
+     * some of them reads those).
+     *
+     * @throws ConfigException naming every bad {@code MVSINK_} variable
+     */
     Properties properties(Map<String, String> env) {
+        ConfigErrors errors = new ConfigErrors();
+        Properties props = properties(env, errors);
+        errors.throwIfAny();
+        return props;
+    }
+
+    MvsinkConfig config() {
+        return config(System.getenv());
+    }
+
+    /**
+     * The configuration of the three sources.
+     *
+     * @throws ConfigException naming every error of every source at once: the bad {@code MVSINK_}
+     *     variables with those of the options ({@link MvsinkConfig#MvsinkConfig})
+     */
+    MvsinkConfig config(Map<String, String> env) {
+        ConfigErrors errors = new ConfigErrors();
+        Properties props = properties(env, errors);
+        MvsinkConfig config = null;
+        try {
+            config = new MvsinkConfig(props);
+        } catch (ConfigException e) {
+            errors.add(e);
+        }
+        errors.throwIfAny();
+        return config;
+    }
+
+    private Properties properties(Map<String, String> env, ConfigErrors errors) {
         Properties props = new Properties();
         if (file != null) {
             try (Reader reader = Files.newBufferedReader(file)) {
@@ -45,16 +83,12 @@ final class Settings {
                 throw new IllegalArgumentException("cannot read --config " + file + ": " + e.getMessage(), e);
             }
         }
-        props.putAll(EnvironmentOptions.fromEnvironment(env));
+        props.putAll(EnvironmentOptions.read(env, errors));
         props.putAll(overrides);
         putIfSet(props, MvsinkConfig.BOOTSTRAP_SERVERS, bootstrapServers);
         putIfSet(props, MvsinkConfig.REGISTRY_URL, registryUrl);
         putIfSet(props, MvsinkConfig.BLOB_CONNECTION_STRING, blobConnectionString);
         return props;
-    }
-
-    MvsinkConfig config() {
-        return new MvsinkConfig(properties());
     }
 
     private static void putIfSet(Properties props, String key, String value) {

@@ -1,9 +1,8 @@
 package io.mvsink.config;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -20,11 +19,13 @@ import org.apache.kafka.common.config.ConfigException;
  *       No declared option has {@code _} or {@code -} in its name, so a single {@code _} still means
  *       {@code .} and every variable documented before the escaping keeps its meaning;</li>
  *   <li>{@code MVSINK_STREAMS_X_Y} is the pass-through option {@code streams.x.y}, by the same rule
- *       ({@code MVSINK_STREAMS_X__Y} is {@code streams.x_y});</li>
+ *       ({@code MVSINK_STREAMS_X__Y} is {@code streams.x_y}), if Kafka Streams takes {@code x.y}
+ *       ({@link StreamsOptions});</li>
  *   <li>a variable is read back by the rule in reverse ({@link #optionOf}): runs of one, two or three
  *       {@code _} between letters and digits; anything else, and any {@code MVSINK_} variable that
- *       names neither a declared option nor a {@code streams.} one, is an error naming it, so that a
- *       typo is never silently ignored. Variables without the prefix are not read;</li>
+ *       names neither a declared option nor a {@code streams.} one Kafka Streams takes, is an error
+ *       naming it and the nearest variable that is one, so that a typo is never silently ignored.
+ *       Variables without the prefix are not read;</li>
  *   <li>two variables are not options but logging's, read by the shipped {@code logback.xml}:
  *       {@value #LOG_FORMAT} ({@code text} or {@code json}) and {@value #LOG_LEVEL} (io.mvsink's level).
  *       They are checked here, since logback drops a line it cannot place without a word.</li>
@@ -44,7 +45,10 @@ public final class EnvironmentOptions {
 
     private static final Pattern SPELLING = Pattern.compile("[A-Z0-9]+(_{1,3}[A-Z0-9]+)*");
     private static final Pattern UNDERSCORES = Pattern.compile("_+");
-    private static final Set<String> DECLARED = declaredOptions();
+
+    static {
+        checkDeclaredOptions();
+    }
 
     private EnvironmentOptions() {
     }
@@ -66,34 +70,51 @@ public final class EnvironmentOptions {
     /**
      * The mvsink options set in {@code env}, by option name.
      *
-     * @throws ConfigException naming every {@code MVSINK_} variable that matches no option
+     * @throws ConfigException naming every {@code MVSINK_} variable that matches no option (with the
+     *     nearest that does) and every logging variable with a bad value
      */
     public static Map<String, String> fromEnvironment(Map<String, String> env) {
+        ConfigErrors errors = new ConfigErrors();
+        Map<String, String> options = read(env, errors);
+        errors.throwIfAny();
+        return options;
+    }
+
+    /**
+     * The mvsink options the well-formed variables of {@code env} set, by option name; the error of
+     * every other {@code MVSINK_} variable goes to {@code errors}, so that a caller can report them
+     * with those of the options from its other sources.
+     */
+    public static Map<String, String> read(Map<String, String> env, ConfigErrors errors) {
         Map<String, String> options = new TreeMap<>();
-        List<String> unknown = new ArrayList<>();
         for (Map.Entry<String, String> entry : new TreeMap<>(env).entrySet()) {
             String variable = entry.getKey();
             if (!variable.startsWith(PREFIX)) {
                 continue;
             }
             if (LOGGING.containsKey(variable)) {
-                checkLogging(variable, entry.getValue());
+                errors.check(() -> checkLogging(variable, entry.getValue()));
                 continue;
             }
             String option = optionOf(variable);
             if (option == null) {
-                unknown.add(variable);
+                errors.add(unknown(variable));
             } else {
                 options.put(option, entry.getValue());
             }
         }
-        if (!unknown.isEmpty()) {
-            throw new ConfigException("environment variable" + (unknown.size() > 1 ? "s " : " ")
-                + String.join(", ", unknown) + " match" + (unknown.size() > 1 ? "" : "es")
-                + " no mvsink option (" + PREFIX + " variables are options, '.' as '_', '_' as '__', '-' as '___': "
-                + variableOf("a.b_c-d") + " is a.b_c-d, " + STREAMS_VARIABLE_PREFIX + "X_Y is streams.x.y)");
-        }
         return options;
+    }
+
+    private static ConfigException unknown(String variable) {
+        String spelled = spelledOption(variable);
+        Optional<String> nearest = spelled == null ? Optional.empty() : OptionCheck.nearest(spelled)
+            .map(EnvironmentOptions::variableOf).filter(near -> optionOf(near) != null);
+        return new ConfigException("environment variable " + variable
+            + (spelled == null ? "" : " (option " + spelled + ")") + " matches no mvsink option"
+            + nearest.map(near -> " (did you mean " + near + "?)").orElse(" (" + PREFIX + " variables are options, "
+                + "'.' as '_', '_' as '__', '-' as '___': " + variableOf("a.b_c-d") + " is a.b_c-d, "
+                + STREAMS_VARIABLE_PREFIX + "X_Y is streams.x.y, which Kafka Streams must take)"));
     }
 
     private static void checkLogging(String variable, String value) {
@@ -107,8 +128,7 @@ public final class EnvironmentOptions {
     /** The option {@code variable} sets, or null if it sets none. */
     static String optionOf(String variable) {
         String option = spelledOption(variable);
-        return option != null && (DECLARED.contains(option) || option.startsWith(MvsinkConfig.STREAMS_PREFIX))
-            ? option : null;
+        return option != null && OptionCheck.known(option) ? option : null;
     }
 
     /** The option name {@code variable} spells by the rule, declared or not; null if it spells none. */
@@ -124,8 +144,8 @@ public final class EnvironmentOptions {
         });
     }
 
-    /** The declared options, each checked to be spelled back from its variable and not to pose as a streams one. */
-    private static Set<String> declaredOptions() {
+    /** Checks that each declared option is spelled back from its variable and does not pose as a streams one. */
+    private static void checkDeclaredOptions() {
         Set<String> declared = new TreeSet<>(MvsinkConfig.DEFINITION.names());
         for (String option : declared) {
             String variable = variableOf(option);
@@ -134,6 +154,5 @@ public final class EnvironmentOptions {
                 throw new IllegalStateException("option " + option + " has no environment variable of its own");
             }
         }
-        return declared;
     }
 }

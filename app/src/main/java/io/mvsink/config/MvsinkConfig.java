@@ -224,9 +224,26 @@ public final class MvsinkConfig extends AbstractConfig {
             "GET /health says DOWN when a local task has closed input above the shard's sealed upper and the "
                 + "sealed upper has not risen for this long (idle input never counts as a stall).");
 
+    /**
+     * Checks and holds {@code props}.
+     *
+     * @throws ConfigException naming every option at fault: first each option on its own (unknown
+     *     names with the nearest known one, bad values, missing required options, {@link OptionCheck}),
+     *     all at once; when those are all right, every rule across options at once
+     */
     public MvsinkConfig(Map<?, ?> props) {
-        super(DEFINITION, props, false);
-        validateCrossFields();
+        super(DEFINITION, checked(props), false);
+        ConfigErrors errors = new ConfigErrors();
+        validateCrossFields(errors);
+        errors.throwIfAny();
+    }
+
+    private static Map<?, ?> checked(Map<?, ?> props) {
+        ConfigErrors errors = new ConfigErrors();
+        OptionCheck.errors(props).forEach(errors::add);
+        OptionCheck.missing(props).forEach(errors::add);
+        errors.throwIfAny();
+        return props;
     }
 
     public static MvsinkConfig fromProperties(Properties properties) {
@@ -323,29 +340,40 @@ public final class MvsinkConfig extends AbstractConfig {
         return value.isEmpty() ? fallback : value;
     }
 
-    private void validateCrossFields() {
-        String shard = shard();
-        if (!NameValidator.isName(shard)) {
-            throw new ConfigException(SHARD_NAME, shard, "must be letters, digits, '.', '_' or '-' "
-                + "(it is also the default shard name taken from " + CORRECTIONS_TOPIC + ")");
-        }
-        if (!NameValidator.isName(consensusTopic())) {
-            throw new ConfigException(CONSENSUS_TOPIC, consensusTopic(), "must be letters, digits, '.', '_' or '-' "
-                + "(a topic name; it also names the owner of the shard's blobs)");
-        }
-        checkProcessingGuarantee();
-        checkRecordName();
-        BlobAccess.checkOptions(blobConnectionString().value(), getString(BLOB_ENDPOINT),
-            getPassword(BLOB_SAS_TOKEN).value(), getString(BLOB_AUTH));
-        String auth = getPassword(REGISTRY_BASIC_AUTH).value();
-        if (!auth.isEmpty() && auth.indexOf(':') < 1) {
-            throw new ConfigException(REGISTRY_BASIC_AUTH, "[hidden]", "must be user:password");
-        }
-        if (reportsTopic().equals(correctionsTopic()) || consensusTopic().equals(correctionsTopic())
-            || deadLetterTopic().equals(correctionsTopic())) {
-            throw new ConfigException(CORRECTIONS_TOPIC, correctionsTopic(),
-                "must differ from the reports, consensus and dead-letter topics");
-        }
+    private void validateCrossFields(ConfigErrors errors) {
+        errors.check(() -> {
+            if (!NameValidator.isName(shard())) {
+                throw new ConfigException(SHARD_NAME, shard(), "must be letters, digits, '.', '_' or '-' "
+                    + "(it is also the default shard name taken from " + CORRECTIONS_TOPIC + ")");
+            }
+        });
+        errors.check(() -> {
+            if (!NameValidator.isName(consensusTopic())) {
+                throw new ConfigException(CONSENSUS_TOPIC, consensusTopic(), "must be letters, digits, '.', '_' or '-' "
+                    + "(a topic name; it also names the owner of the shard's blobs)");
+            }
+        });
+        errors.check(this::checkProcessingGuarantee);
+        errors.check(this::checkRecordName);
+        errors.check(() -> BlobAccess.checkOptions(blobConnectionString().value(), getString(BLOB_ENDPOINT),
+            getPassword(BLOB_SAS_TOKEN).value(), getString(BLOB_AUTH)));
+        errors.check(() -> {
+            String auth = getPassword(REGISTRY_BASIC_AUTH).value();
+            if (!auth.isEmpty() && auth.indexOf(':') < 1) {
+                throw new ConfigException(REGISTRY_BASIC_AUTH, "[hidden]", "must be user:password");
+            }
+        });
+        errors.check(() -> {
+            if (reportsTopic().equals(correctionsTopic()) || consensusTopic().equals(correctionsTopic())
+                || deadLetterTopic().equals(correctionsTopic())) {
+                throw new ConfigException(CORRECTIONS_TOPIC, correctionsTopic(),
+                    "must differ from the reports, consensus and dead-letter topics");
+            }
+        });
+        errors.check(this::checkGcGrace);
+    }
+
+    private void checkGcGrace() {
         long grace = getLong(GC_GRACE_MS);
         long least = leastGcGraceMs();
         if (grace < least) {
@@ -399,7 +427,10 @@ public final class MvsinkConfig extends AbstractConfig {
             + CLOCK_SKEW_MS);
     }
 
-    /** The stream threads' transaction timeout: a streams override, else Kafka Streams' exactly-once default (10 s). */
+    /**
+     * The stream threads' transaction timeout: a streams override, else Kafka Streams' exactly-once
+     * default (10 s). Its value was checked as an INT by {@link OptionCheck} before this is read.
+     */
     public long transactionTimeoutMs() {
         Map<String, Object> streams = streamsOverrides();
         Object value = streams.getOrDefault("producer.transaction.timeout.ms", streams.get("transaction.timeout.ms"));

@@ -31,8 +31,11 @@ public final class OptionsReference {
                 .append(escape(key.documentation)).append(" |\n");
         }
         out.append("| `").append(MvsinkConfig.STREAMS_PREFIX).append("*` | | | | | passed to Kafka Streams and its "
-            + "clients without the prefix, e.g. `streams.commit.interval.ms`; `streams.processing.guarantee` may only "
-            + "be `exactly_once_v2` (what mvsink sets; anything else is refused) |\n");
+            + "clients without the prefix, e.g. `streams.commit.interval.ms`; the rest must be a key Kafka Streams "
+            + "takes (its own, a client's unprefixed or after its client prefix, `topic.` and a topic config, "
+            + "`client.tag.*`, `metrics.context.*`), its value checked by Kafka's definition; "
+            + "`streams.processing.guarantee` may only be `exactly_once_v2` (what mvsink sets; anything else is "
+            + "refused) |\n");
         return out.append(END).append('\n').toString();
     }
 

@@ -86,6 +86,24 @@ class MainTest {
         }
     }
 
+    @Test
+    void shouldReportEveryConfigurationErrorAtOnceAndExitWithFailure() {
+        Run run = run("run", "--set", "bootstrap.servers=127.0.0.1:1", "--set", "schema.registry.url=http://127.0.0.1:1",
+            "--set", "blob.connection.string=UseDevelopmentStorage=true", "--set", "batch.intervl.ms=1000",
+            "--set", "streams.transaction.timeout.ms=abc", "--set", "streams.producer.lingr.ms=5",
+            "--set", "num.stream.threads=0");
+
+        assertEquals(ExitCodes.FAILURE, run.code, run.err);
+        assertTrue(run.err.startsWith("mvsink: 5 configuration errors"), run.err);
+        for (String expected : new String[] {"corrections.topic", "batch.intervl.ms (did you mean batch.interval.ms?)",
+            "abc for configuration streams.transaction.timeout.ms",
+            "streams.producer.lingr.ms (did you mean streams.producer.linger.ms?)",
+            "0 for configuration num.stream.threads"}) {
+            assertTrue(run.err.contains(expected), expected + " in " + run.err);
+        }
+        assertFalse(run.err.contains("For input string"), run.err);
+    }
+
     private static String[] withBadBlobOptions(String... args) {
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(BAD_BLOB_OPTIONS);

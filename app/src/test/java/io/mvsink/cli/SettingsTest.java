@@ -2,6 +2,7 @@ package io.mvsink.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mvsink.config.MvsinkConfig;
 import java.nio.file.Files;
@@ -43,5 +44,26 @@ class SettingsTest {
     @Test
     void shouldFailOnAnUnknownPrefixedVariable() {
         assertThrows(ConfigException.class, () -> new Settings().properties(Map.of("MVSINK_NUM_THREADS", "4")));
+    }
+
+    @Test
+    void shouldReportTheErrorsOfEverySourceTogether() throws Exception {
+        Path file = dir.resolve("app.properties");
+        Files.writeString(file, "bootstrap.servers=kafka:9092\ncorrections.topic=orders\nbatch.intervl.ms=1000\n"
+            + "schema.registry.url=http://registry\nblob.connection.string=UseDevelopmentStorage=true\n");
+        Settings settings = new Settings();
+        settings.file = file;
+        settings.overrides = Map.of("streams.transaction.timeout.ms", "abc");
+
+        ConfigException e = assertThrows(ConfigException.class,
+            () -> settings.config(Map.of("MVSINK_NUM_STREAM_THREAD", "2")));
+
+        assertTrue(e.getMessage().startsWith("3 configuration errors"), e.getMessage());
+        assertTrue(e.getMessage().contains("batch.intervl.ms") && e.getMessage().contains("did you mean batch.interval.ms?"),
+            e.getMessage());
+        assertTrue(e.getMessage().contains("streams.transaction.timeout.ms") && e.getMessage().contains("abc"),
+            e.getMessage());
+        assertTrue(e.getMessage().contains("MVSINK_NUM_STREAM_THREAD ")
+            && e.getMessage().contains("did you mean MVSINK_NUM_STREAM_THREADS?"), e.getMessage());
     }
 }

@@ -34,18 +34,38 @@ class EnvironmentOptionsTest {
     @Test
     void shouldSpellUnderscoresAndDashesOfStreamsOptionsByDoubledAndTripledUnderscores() {
         Map<String, String> options = EnvironmentOptions.fromEnvironment(Map.of(
-            "MVSINK_STREAMS_RACK__AWARE_ASSIGNMENT_TAGS", "zone",
-            "MVSINK_STREAMS_MY___PLUGIN_LEVEL", "2",
-            "MVSINK_STREAMS_A__B___C_D", "x"));
+            "MVSINK_STREAMS_CLIENT_TAG_RACK__ID", "r1",
+            "MVSINK_STREAMS_CLIENT_TAG_MY___ZONE", "2",
+            "MVSINK_STREAMS_CLIENT_TAG_A__B___C_D", "x"));
 
-        assertEquals(Map.of("streams.rack_aware.assignment.tags", "zone", "streams.my-plugin.level", "2",
-            "streams.a_b-c.d", "x"), options);
+        assertEquals(Map.of("streams.client.tag.rack_id", "r1", "streams.client.tag.my-zone", "2",
+            "streams.client.tag.a_b-c.d", "x"), options);
     }
 
     @Test
     void shouldNameOptionsWithUnderscoresAndDashesByTheSameEscaping() {
         assertEquals("MVSINK_A_B___C__D", EnvironmentOptions.variableOf("a.b-c_d"));
-        assertEquals("MVSINK_STREAMS_MY___PLUGIN_LEVEL", EnvironmentOptions.variableOf("streams.my-plugin.level"));
+        assertEquals("MVSINK_STREAMS_CLIENT_TAG_MY___ZONE", EnvironmentOptions.variableOf("streams.client.tag.my-zone"));
+    }
+
+    @Test
+    void shouldRefuseAnUnknownVariableNamingTheNearestKnownOne() {
+        ConfigException e = assertThrows(ConfigException.class,
+            () -> EnvironmentOptions.fromEnvironment(Map.of("MVSINK_BATCH_INTERVL_MS", "1000")));
+
+        assertTrue(e.getMessage().contains("MVSINK_BATCH_INTERVL_MS")
+            && e.getMessage().contains("did you mean MVSINK_BATCH_INTERVAL_MS?"), e.getMessage());
+    }
+
+    @Test
+    void shouldRefuseAStreamsVariableThatNamesNoKafkaStreamsOption() {
+        ConfigException e = assertThrows(ConfigException.class,
+            () -> EnvironmentOptions.fromEnvironment(Map.of("MVSINK_STREAMS_RACK__AWARE_ASSIGNMENT_TAGS", "zone")));
+
+        assertTrue(e.getMessage().contains("MVSINK_STREAMS_RACK__AWARE_ASSIGNMENT_TAGS")
+            && e.getMessage().contains("did you mean MVSINK_STREAMS_RACK_AWARE_ASSIGNMENT_TAGS?"), e.getMessage());
+        assertEquals(Map.of("streams.rack.aware.assignment.tags", "zone"),
+            EnvironmentOptions.fromEnvironment(Map.of("MVSINK_STREAMS_RACK_AWARE_ASSIGNMENT_TAGS", "zone")));
     }
 
     @Test
@@ -65,7 +85,8 @@ class EnvironmentOptionsTest {
 
         ConfigException e = assertThrows(ConfigException.class, () -> EnvironmentOptions.fromEnvironment(env));
 
-        assertTrue(e.getMessage().contains("MVSINK_BOOTSTRAP_SERVER,"), e.getMessage());
+        assertTrue(e.getMessage().contains("MVSINK_BOOTSTRAP_SERVER ")
+            && e.getMessage().contains("did you mean MVSINK_BOOTSTRAP_SERVERS?"), e.getMessage());
         assertTrue(e.getMessage().contains("MVSINK_NUM_THREADS"), e.getMessage());
     }
 

@@ -184,6 +184,94 @@ class MvsinkConfigTest {
         assertRefused(MvsinkConfig.CONSENSUS_TOPIC, "not a topic");
     }
 
+    @Test
+    void shouldRefuseAnUnknownOptionNamingTheNearestKnownOneButNotItsValue() {
+        ConfigException typo = assertThrows(ConfigException.class, () -> config("batch.intervl.ms", "1000"));
+        assertTrue(typo.getMessage().contains("batch.intervl.ms") && typo.getMessage().contains("did you mean "
+            + MvsinkConfig.BATCH_INTERVAL_MS + "?"), typo.getMessage());
+
+        ConfigException secret = assertThrows(ConfigException.class, () -> config("blob.conection.string", "s3cret"));
+        assertTrue(secret.getMessage().contains(MvsinkConfig.BLOB_CONNECTION_STRING), secret.getMessage());
+        assertFalse(secret.getMessage().contains("s3cret"), secret.getMessage());
+
+        ConfigException unprefixed = assertThrows(ConfigException.class, () -> config("commit.interval.ms", "100"));
+        assertTrue(unprefixed.getMessage().contains("did you mean streams.commit.interval.ms?"), unprefixed.getMessage());
+    }
+
+    @Test
+    void shouldRefuseAnUnknownStreamsOptionNamingTheNearestKafkaOne() {
+        ConfigException typo = assertThrows(ConfigException.class, () -> config("streams.comit.interval.ms", "100"));
+        assertTrue(typo.getMessage().contains("streams.comit.interval.ms")
+            && typo.getMessage().contains("did you mean streams.commit.interval.ms?"), typo.getMessage());
+
+        for (String unknown : new String[] {"streams.rack_aware.assignment.tags", "streams.producer.lingr.ms",
+            "streams.topic.no.such.config", "streams.main.consumer.batch.size", "streams.my-plugin.level"}) {
+            ConfigException e = assertThrows(ConfigException.class, () -> config(unknown, "1"), unknown);
+            assertTrue(e.getMessage().contains(unknown), e.getMessage());
+        }
+    }
+
+    @Test
+    void shouldAcceptWhatKafkaStreamsAcceptsUnderItsClientAndTopicPrefixes() {
+        Map<String, Object> overrides = config(
+            "streams.producer.linger.ms", "5",
+            "streams.producer.transaction.timeout.ms", "5000",
+            "streams.consumer.max.poll.records", "100",
+            "streams.main.consumer.fetch.min.bytes", "1",
+            "streams.restore.consumer.max.poll.records", "500",
+            "streams.global.consumer.client.rack", "eu-1",
+            "streams.admin.retries", "3",
+            "streams.topic.min.insync.replicas", "2",
+            "streams.client.tag.zone", "eu-1a",
+            "streams.rack.aware.assignment.tags", "zone",
+            "streams.transaction.timeout.ms", "20000",
+            "streams.security.protocol", "SASL_SSL",
+            "streams.metrics.context.team", "sink").streamsOverrides();
+
+        assertEquals(13, overrides.size(), overrides.toString());
+    }
+
+    @Test
+    void shouldNameThePassThroughOptionOfABadValue() {
+        ConfigException e = assertRefused("streams.transaction.timeout.ms", "abc");
+        assertTrue(e.getMessage().contains("abc"), e.getMessage());
+        assertRefused("streams.producer.transaction.timeout.ms", "soon");
+        assertRefused("streams.commit.interval.ms", "-5");
+        assertRefused("streams.producer.acks", "some");
+        assertRefused("streams.main.consumer.max.poll.records", "0");
+    }
+
+    @Test
+    void shouldReportEveryErrorOfAConfigurationTogether() {
+        Map<String, Object> props = required();
+        props.remove(MvsinkConfig.CORRECTIONS_TOPIC);
+        props.put("batch.intervl.ms", "1000");
+        props.put(MvsinkConfig.NUM_STREAM_THREADS, "0");
+        props.put("streams.transaction.timeout.ms", "abc");
+        props.put("streams.comit.interval.ms", "100");
+
+        ConfigException e = assertThrows(ConfigException.class, () -> new MvsinkConfig(props));
+
+        for (String option : new String[] {MvsinkConfig.CORRECTIONS_TOPIC, "batch.intervl.ms",
+            MvsinkConfig.NUM_STREAM_THREADS, "streams.transaction.timeout.ms", "streams.comit.interval.ms"}) {
+            assertTrue(e.getMessage().contains(option), option + ": " + e.getMessage());
+        }
+        assertTrue(e.getMessage().startsWith("5 configuration errors"), e.getMessage());
+    }
+
+    @Test
+    void shouldReportEveryRuleAcrossOptionsTogether() {
+        ConfigException e = assertThrows(ConfigException.class, () -> config(MvsinkConfig.SHARD_NAME, "a/b",
+            MvsinkConfig.CONSENSUS_TOPIC, "not a topic", MvsinkConfig.ROW_RECORD_NAME, "io.example.Row",
+            MvsinkConfig.GC_GRACE_MS, "1000"));
+
+        for (String option : new String[] {MvsinkConfig.SHARD_NAME, MvsinkConfig.CONSENSUS_TOPIC,
+            MvsinkConfig.ROW_RECORD_NAME, MvsinkConfig.GC_GRACE_MS}) {
+            assertTrue(e.getMessage().contains(option), option + ": " + e.getMessage());
+        }
+        assertTrue(e.getMessage().startsWith("4 configuration errors"), e.getMessage());
+    }
+
     private static ConfigException assertRefused(String option, String value, String... more) {
         Map<String, Object> props = required();
         props.put(option, value);
