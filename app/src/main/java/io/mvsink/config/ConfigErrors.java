@@ -46,6 +46,7 @@ public final class ConfigErrors {
 
     /** Several errors of one configuration: "N configuration errors:", then one per line. */
     public static final class Several extends ConfigException {
+        private static final long serialVersionUID = 1L;
         private final transient List<ConfigException> errors;
 
         Several(List<ConfigException> errors) {
