@@ -57,9 +57,11 @@ final class GcCommand implements Callable<Integer> {
                 + " (" + configuredGrace + "): a running appender may still seal a batch whose parts are that old");
         }
         Map<String, Object> props = config.kafkaClientProps();
-        BlobOwner owner = Wiring.blobOwner(config);
+        BlobOwner owner;
         GcResult result;
+        // the blob options first: a bad one is refused at once, before the cluster is asked for its id
         try (BlobStore blobs = Wiring.blobs(config)) {
+            owner = Wiring.blobOwner(config);
             BlobGc own = new BlobGc(blobs, config.blobPrefix(), owner, grace, Time.SYSTEM);
             BlobGc gc = claimUnowned ? own.claimUnowned() : own;
             result = gc.run(() -> ConsensusReader.read(props, config.consensusTopic(), config.shard(),
