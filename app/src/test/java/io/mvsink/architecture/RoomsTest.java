@@ -1,6 +1,7 @@
 package io.mvsink.architecture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -8,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -15,111 +17,214 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
 
 /**
- * The rooms of the production code and which may import which (issue 13: the build enforcing the
- * architecture, as Kafka's import-control does): the seal protocol never reaches the Kafka Streams
- * adapters, the production path never reaches the command line, the local stack or the benches,
- * and the Azure SDK, picocli and Kafka Streams stay in their rooms. A new import across rooms fails
- * here until this map says it is meant; docs/ARCHITECTURE.md ("Rooms") says why each room exists.
+ * The rooms' import rules are Checkstyle's ImportControl, run by the build before anything
+ * compiles ({@code checkstyle/import-control.xml} for the main sources, {@code
+ * import-control-test.xml} for the tests; {@code mvn -B -o checkstyle:check -pl app}). This test
+ * checks only what ImportControl cannot say:
+ * <ul>
+ *   <li>that every room of the main sources is declared in import-control.xml, and no room that is
+ *       gone: a package the file does not list gets only its top rules, so a new room importing
+ *       only the JDK would pass unseen;</li>
+ *   <li>that no source names a room or a library in full in its code
+ *       ({@code java.net.http.HttpClient.newBuilder()}) where its room could not import it:
+ *       ImportControl reads import lines only. The names are judged by the same file's rules.</li>
+ * </ul>
  */
 class RoomsTest {
     private static final Path MAIN = Path.of("src", "main", "java", "io", "mvsink");
-    private static final Pattern IMPORT = Pattern.compile("^import (?:static )?io\\.mvsink\\.([a-z]+)?\\.?[A-Za-z]", Pattern.MULTILINE);
-    /** The root package (MvsinkApp, Wiring, DepartedTransactions): the app as a library. */
-    private static final String APP = "app";
-
-    private static final Map<String, Set<String>> ALLOWED = Map.ofEntries(
-        Map.entry("blob", Set.of()),
-        Map.entry("codec", Set.of()),
-        Map.entry("config", Set.of()),
-        Map.entry("console", Set.of()),
-        Map.entry("local", Set.of()),
-        Map.entry("metrics", Set.of()),
-        Map.entry("registry", Set.of()),
-        Map.entry("consensus", Set.of("codec")),
-        Map.entry("batch", Set.of("blob", "metrics", "registry")),
-        Map.entry("protocol", Set.of("batch", "blob", "metrics", "registry")),
-        Map.entry("produce", Set.of("registry")),
-        Map.entry("read", Set.of("batch", "blob", "consensus", "registry")),
-        Map.entry("compact", Set.of("batch", "blob", "consensus", "read", "registry")),
-        Map.entry("gc", Set.of("blob", "config", "consensus", "metrics")),
-        Map.entry("ops", Set.of("metrics")),
-        Map.entry("topology", Set.of("batch", "codec", "compact", "config", "consensus", "metrics", "protocol",
-            "registry")),
-        Map.entry(APP, Set.of("batch", "blob", "compact", "config", "consensus", "gc", "metrics", "protocol",
-            "registry", "topology")),
-        Map.entry("bench", Set.of(APP, "batch", "blob", "codec", "config", "consensus", "console", "local",
-            "metrics", "produce", "read", "registry")),
-        Map.entry("cli", Set.of(APP, "batch", "bench", "blob", "config", "consensus", "console", "gc", "local",
-            "metrics", "ops", "produce", "read", "topology")));
-
-    /** Third-party packages that only some rooms may import. */
-    private static final Map<String, Set<String>> LIBRARIES = Map.of(
-        "com.azure", Set.of("blob"),
-        "picocli", Set.of("cli"),
-        "org.apache.kafka.streams", Set.of(APP, "topology", "config", "ops", "cli", "bench"));
+    private static final Path TEST = Path.of("src", "test", "java", "io", "mvsink");
+    private static final Path MAIN_RULES = Path.of("..", "checkstyle", "import-control.xml");
+    private static final Path TEST_RULES = Path.of("..", "checkstyle", "import-control-test.xml");
+    /** The root package's room (MvsinkApp, Wiring, DepartedTransactions): the top rules, local ones included. */
+    private static final String ROOT = "";
+    /** A qualified type name in code: lower-case package segments, then a type. */
+    private static final Pattern QUALIFIED = Pattern.compile("(?<![\\w.])((?:[a-z_][a-z0-9_]*\\.)+)([A-Z]\\w*)");
+    private static final Pattern IMPORT_OR_PACKAGE = Pattern.compile("^\\s*(?:import|package)\\s[^;]*;", Pattern.MULTILINE);
 
     @Test
-    void shouldImportOnlyAcrossTheRoomsTheMapAllows() {
+    void shouldDeclareEveryRoomOfTheMainSourcesAndNoOther() throws IOException {
+        Set<String> packages = new TreeSet<>();
+        try (Stream<Path> dirs = Files.list(MAIN)) {
+            dirs.filter(Files::isDirectory).forEach(d -> packages.add(d.getFileName().toString()));
+        }
+        Set<String> declared = new TreeSet<>(ImportRules.read(MAIN_RULES).rooms.keySet());
+        declared.remove(ROOT);
+        assertEquals(packages, declared, "the rooms of src/main/java/io/mvsink and the subpackages of " + MAIN_RULES);
+    }
+
+    @Test
+    void shouldNameNoRoomOrLibraryInFullThatItsRoomMayNotImport() {
         List<String> violations = new ArrayList<>();
-        Set<String> rooms = new TreeSet<>();
-        for (Path file : sources()) {
-            String room = roomOf(file);
-            rooms.add(room);
-            Set<String> allowed = ALLOWED.get(room);
-            if (allowed == null) {
-                violations.add(file + ": room " + room + " is not in the map");
+        violations.addAll(qualifiedNamesRefused(MAIN, ImportRules.read(MAIN_RULES)));
+        violations.addAll(qualifiedNamesRefused(TEST, ImportRules.read(TEST_RULES)));
+        assertEquals(List.of(), violations);
+    }
+
+    @Test
+    void shouldJudgeNamesAsImportControlDoes() {
+        ImportRules rules = ImportRules.read(MAIN_RULES);
+        assertTrue(rules.allows("blob", "com.azure.core.util.Context"));
+        assertFalse(rules.allows("codec", "com.azure.core.util.Context"));
+        // the top rules refuse the JDK's HTTP client before they allow java; blob allows it first
+        assertTrue(rules.allows("blob", "java.net.http.HttpClient"));
+        assertFalse(rules.allows("read", "java.net.http.HttpClient"));
+        assertTrue(rules.allows("read", "java.net.URI"));
+        // the root package's own rules (local-only) do not reach the rooms below it
+        assertTrue(rules.allows(ROOT, "io.mvsink.topology.SinkTopology"));
+        assertFalse(rules.allows("protocol", "io.mvsink.topology.SinkTopology"));
+        assertTrue(rules.allows("cli", "io.mvsink.MvsinkApp"));
+        assertFalse(rules.allows("gc", "io.mvsink.MvsinkApp"));
+        // a room the file does not list gets the top rules only
+        assertFalse(rules.allows("newroom", "io.mvsink.batch.Batch"));
+        assertTrue(rules.allows("newroom", "io.mvsink.avro.Contribution"));
+    }
+
+    @Test
+    void shouldSeeQualifiedNamesInCodeOnly() {
+        String source = "package io.mvsink.read;\nimport java.net.http.HttpClient;\n"
+            + "/** {@link java.net.http.HttpRequest} */\nclass A {\n"
+            + "  // java.net.http.HttpResponse\n"
+            + "  String s = \"java.net.http.WebSocket\" + '\"';\n"
+            + "  Object c = java.net.http.HttpClient.newBuilder(); int n = this.x.Y;\n}\n";
+        assertEquals(List.of("java.net.http.HttpClient", "this.x.Y"), qualifiedNames(source));
+        ImportRules rules = ImportRules.read(MAIN_RULES);
+        assertTrue(rules.governs("java.net.http.HttpClient"));
+        assertTrue(rules.governs("picocli.CommandLine"));
+        assertFalse(rules.governs("this.x.Y"));
+    }
+
+    private static List<String> qualifiedNamesRefused(Path tree, ImportRules rules) {
+        List<String> violations = new ArrayList<>();
+        for (Path file : sources(tree)) {
+            Path relative = tree.relativize(file);
+            String room = relative.getNameCount() == 1 ? ROOT : relative.getName(0).toString();
+            for (String name : qualifiedNames(read(file))) {
+                if (rules.governs(name) && !rules.allows(room, name)) {
+                    violations.add(file + ": " + name + " (written in full; its room may not import it)");
+                }
+            }
+        }
+        return violations;
+    }
+
+    /** The qualified type names in a source's code, not in its imports, comments or literals. */
+    static List<String> qualifiedNames(String source) {
+        String code = IMPORT_OR_PACKAGE.matcher(codeOnly(source)).replaceAll("");
+        List<String> names = new ArrayList<>();
+        Matcher m = QUALIFIED.matcher(code);
+        while (m.find()) {
+            names.add(m.group(1) + m.group(2));
+        }
+        return names;
+    }
+
+    /** The source with its comments, string and char literals (text blocks too) blanked out. */
+    private static String codeOnly(String source) {
+        StringBuilder out = new StringBuilder(source.length());
+        int i = 0;
+        while (i < source.length()) {
+            int end;
+            if (source.startsWith("//", i)) {
+                end = endOf(source, "\n", i + 2, 0);
+            } else if (source.startsWith("/*", i)) {
+                end = endOf(source, "*/", i + 2, 2);
+            } else if (source.startsWith("\"\"\"", i)) {
+                end = endOf(source, "\"\"\"", i + 3, 3);
+            } else if (source.charAt(i) == '"' || source.charAt(i) == '\'') {
+                end = i + 1;
+                while (source.charAt(end) != source.charAt(i)) {
+                    end += source.charAt(end) == '\\' ? 2 : 1;
+                }
+                end++;
+            } else {
+                out.append(source.charAt(i++));
                 continue;
             }
-            Matcher m = IMPORT.matcher(read(file));
-            while (m.find()) {
-                String target = m.group(1) == null ? APP : m.group(1);
-                if (!target.equals(room) && !target.equals("avro") && !allowed.contains(target)) {
-                    violations.add(file + ": " + room + " imports " + target);
-                }
+            out.append(' ');
+            i = end;
+        }
+        return out.toString();
+    }
+
+    private static int endOf(String source, String closing, int from, int length) {
+        int at = source.indexOf(closing, from);
+        return at < 0 ? source.length() : at + length;
+    }
+
+    /** One import-control file: the top rules (in order) and each room's, as ImportControl applies them. */
+    record ImportRules(List<Rule> top, Map<String, List<Rule>> rooms) {
+        record Rule(boolean allow, String pkg, boolean exactMatch, boolean localOnly) {
+            boolean matches(String typeName) {
+                String pkgOfType = typeName.substring(0, typeName.lastIndexOf('.'));
+                return pkgOfType.equals(pkg) || !exactMatch && pkgOfType.startsWith(pkg + ".");
             }
         }
-        assertEquals(List.of(), violations);
-        assertEquals(new TreeSet<>(ALLOWED.keySet()), rooms, "every room of the map exists, and no other");
-    }
 
-    @Test
-    void shouldKeepEachLibraryInItsRooms() {
-        List<String> violations = new ArrayList<>();
-        for (Path file : sources()) {
-            String room = roomOf(file);
-            String text = read(file);
-            LIBRARIES.forEach((library, rooms) -> {
-                if (text.contains("\nimport " + library + ".") && !rooms.contains(room)) {
-                    violations.add(file + ": " + room + " imports " + library);
+        static ImportRules read(Path file) {
+            try {
+                DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+                factory.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
+                Element root = factory.newDocumentBuilder().parse(file.toFile()).getDocumentElement();
+                Map<String, List<Rule>> rooms = new LinkedHashMap<>();
+                List<Rule> top = rules(root);
+                rooms.put(ROOT, top);
+                for (Node n = root.getFirstChild(); n != null; n = n.getNextSibling()) {
+                    if (n instanceof Element e && e.getTagName().equals("subpackage")) {
+                        rooms.put(e.getAttribute("name"), rules(e));
+                    }
                 }
-            });
+                return new ImportRules(top, rooms);
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot read " + file, e);
+            }
         }
-        assertEquals(List.of(), violations);
+
+        private static List<Rule> rules(Element parent) {
+            List<Rule> rules = new ArrayList<>();
+            for (Node n = parent.getFirstChild(); n != null; n = n.getNextSibling()) {
+                if (n instanceof Element e && (e.getTagName().equals("allow") || e.getTagName().equals("disallow"))) {
+                    if (!e.hasAttribute("pkg")) {
+                        throw new IllegalStateException("only pkg rules are read here: " + e.getAttribute("class"));
+                    }
+                    rules.add(new Rule(e.getTagName().equals("allow"), e.getAttribute("pkg"),
+                        "true".equals(e.getAttribute("exact-match")), "true".equals(e.getAttribute("local-only"))));
+                }
+            }
+            return rules;
+        }
+
+        /** Whether the name is a package's at all: its first segment is one the rules name (java, org, ...). */
+        boolean governs(String typeName) {
+            String first = typeName.substring(0, typeName.indexOf('.'));
+            return Stream.concat(top.stream(), rooms.values().stream().flatMap(List::stream))
+                .anyMatch(r -> r.pkg().equals(first) || r.pkg().startsWith(first + "."));
+        }
+
+        /** Whether a file of this room may use this type: its room's rules first, then the top's. */
+        boolean allows(String room, String typeName) {
+            List<Rule> ordered = new ArrayList<>();
+            if (!room.equals(ROOT)) {
+                ordered.addAll(rooms.getOrDefault(room, List.of()));
+                top.stream().filter(r -> !r.localOnly()).forEach(ordered::add);
+            } else {
+                ordered.addAll(top);
+            }
+            return ordered.stream().filter(r -> r.matches(typeName)).findFirst().map(Rule::allow).orElse(false);
+        }
     }
 
-    @Test
-    void shouldSeeTheRootPackagesImports() {
-        // the pattern reads io.mvsink.MvsinkApp as the root room, io.mvsink.protocol.X as protocol
-        Matcher root = IMPORT.matcher("import io.mvsink.MvsinkApp;");
-        assertTrue(root.find() && root.group(1) == null);
-        Matcher room = IMPORT.matcher("import io.mvsink.protocol.Contributor;");
-        assertTrue(room.find() && room.group(1).equals("protocol"));
-    }
-
-    private static List<Path> sources() {
-        try (Stream<Path> files = Files.walk(MAIN)) {
+    private static List<Path> sources(Path tree) {
+        try (Stream<Path> files = Files.walk(tree)) {
             return files.filter(f -> f.toString().endsWith(".java")).sorted().toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static String roomOf(Path file) {
-        Path relative = MAIN.relativize(file);
-        return relative.getNameCount() == 1 ? APP : relative.getName(0).toString();
     }
 
     private static String read(Path file) {
