@@ -59,6 +59,7 @@ class RoomsTest {
     private static final Map<String, Set<String>> LIBRARIES = Map.of(
         "com.azure", Set.of("blob"),
         "picocli", Set.of("cli"),
+        "io.prometheus", Set.of("ops"),
         "org.apache.kafka.streams", Set.of(APP, "topology", "config", "ops", "cli", "bench"));
 
     @Test
