@@ -5,7 +5,7 @@ import io.mvsink.Wiring;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.ops.Health;
 import io.mvsink.ops.OpsServer;
-import io.mvsink.ops.PrometheusText;
+import io.mvsink.ops.ScrapeRegistry;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -59,7 +59,7 @@ final class RunCommand implements Callable<Integer> {
         long stallMs = config.getLong(MvsinkConfig.HEALTH_SEAL_STALL_MS);
         OpsServer server = OpsServer.start(port, live -> Health.of(app.state(), app.metrics().sealProgress(),
             System.currentTimeMillis(), stallMs, live),
-            () -> PrometheusText.render(app.shardMetrics(), app.kafkaMetrics()));
+            ScrapeRegistry.of(app.metrics(), app::shardMetrics, app::kafkaMetrics));
         System.err.println("mvsink: health at http://<host>:" + server.port() + "/health, metrics at /metrics");
         return server;
     }

@@ -8,8 +8,8 @@ import java.util.function.LongConsumer;
 /**
  * The counters of one shard in one JVM. Writers are the stream threads and builder threads;
  * reads never change anything. One instance per shard, injected, never static. Monitoring systems
- * read these through {@link ShardMetricSet} (Kafka's metrics, JMX); {@link #sealLatency()} is the
- * in-process view the bench and the demo print.
+ * read these through {@link ShardMetricSet} (Kafka's metrics, JMX) and {@link #sealLatencyHistogram()}
+ * (Prometheus); {@link #sealLatency()} is the in-process view the bench and the demo print.
  */
 public final class ShardMetrics {
     private static final LongConsumer NO_LISTENER = latencyMs -> { };
@@ -39,6 +39,7 @@ public final class ShardMetrics {
     private final LongAdder consensusBytes = new LongAdder();
     private final LongAdder mismatches = new LongAdder();
     private final LatencyRecorder sealLatency = new LatencyRecorder(4096);
+    private final LatencyHistogram sealLatencyHistogram = new LatencyHistogram(LatencyHistogram.SEAL_BOUNDS_SECONDS);
     private final LongAdder compactions = new LongAdder();
     private final LongAdder batchesCompacted = new LongAdder();
     private final LongAdder compactionConflicts = new LongAdder();
@@ -104,6 +105,7 @@ public final class ShardMetrics {
         partsAppended.add(parts);
         consensusBytes.add(diffBytes);
         sealLatency.record(latencyMs);
+        sealLatencyHistogram.record(latencyMs);
         sealLatencyListener.accept(latencyMs);
     }
 
@@ -161,6 +163,8 @@ public final class ShardMetrics {
     public long gcDeletedBlobs() { return gcDeletedBlobs.sum(); }
     public long gcFailures() { return gcFailures.sum(); }
     public LatencyRecorder sealLatency() { return sealLatency; }
+    /** Every seal latency since the app started, in buckets (what {@code /metrics} serves as a histogram). */
+    public LatencyHistogram sealLatencyHistogram() { return sealLatencyHistogram; }
     /** Approximate correction buffer entries summed over this JVM's tasks of the shard. */
     public long correctionBufferEntries() {
         return bufferEntries.values().stream().mapToLong(Long::longValue).sum();

@@ -7,7 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mvsink.cli.Main;
 import io.mvsink.local.LocalStack;
 import io.mvsink.local.LocalStackExtension;
-import io.mvsink.ops.PrometheusTextTest;
+import io.mvsink.ops.DashboardAndAlertsTest;
+import io.mvsink.ops.ExpositionText;
 import io.mvsink.produce.CorrectionProducer;
 import io.mvsink.produce.Workload;
 import io.mvsink.produce.WorkloadRunner;
@@ -22,6 +23,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.utils.Time;
@@ -65,14 +67,22 @@ class HealthIT {
                 HttpResponse<String> scraped = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                     URI.create("http://127.0.0.1:" + port + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
                 assertEquals(200, scraped.statusCode());
-                Map<String, String> types = PrometheusTextTest.types(scraped.body());
-                Map<String, Double> samples = PrometheusTextTest.samples(scraped.body(), types);
+                Map<String, String> types = ExpositionText.types(scraped.body());
+                Map<String, Double> samples = ExpositionText.samples(scraped.body(), types);
                 String shard = "{shard=\"" + sink.correctionsTopic() + "\"}";
                 assertEquals("counter", types.get("mvsink_updates_total"));
                 assertTrue(samples.get("mvsink_updates_total" + shard) >= 400, "updates counted");
                 assertTrue(samples.get("mvsink_sealed_upper" + shard) >= target, "the sealed upper gauge");
                 assertEquals("counter", types.get("kafka_stream_thread_metrics_process_total"), "Kafka Streams' own");
                 assertTrue(types.containsKey("kafka_consumer_fetch_manager_metrics_records_lag_max"), "input lag");
+                assertEquals("histogram", types.get("mvsink_seal_latency_seconds"), "the seal latency, aggregatable");
+                assertTrue(samples.get("mvsink_seal_latency_seconds_count" + shard) >= 1, "seals counted");
+                assertTrue(types.containsKey("jvm_memory_used_bytes") && types.containsKey("process_cpu_seconds_total"),
+                    "the JVM's and the process's metrics");
+                // every metric the dashboard and the alert rules name, Kafka Streams' per task and store too
+                Set<String> served = ExpositionText.sampleNames(scraped.body());
+                List<String> missing = DashboardAndAlertsTest.queried().stream().filter(n -> !served.contains(n)).toList();
+                assertEquals(List.of(), missing, "named by the dashboard or an alert rule, not served");
             } finally {
                 app.kill();
             }
