@@ -12,6 +12,7 @@ import io.mvsink.consensus.ShardPlacement;
 import io.mvsink.consensus.ShardState;
 import io.mvsink.gc.GcService;
 import io.mvsink.metrics.BuilderGauges;
+import io.mvsink.metrics.LaunchLog;
 import io.mvsink.metrics.ShardJmx;
 import io.mvsink.metrics.ShardLogContext;
 import io.mvsink.metrics.ShardMetricSet;
@@ -32,6 +33,7 @@ import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
@@ -59,6 +61,16 @@ public final class MvsinkApp implements AutoCloseable {
     private static final Duration PARTITION_PROBE_TIMEOUT = Duration.ofSeconds(3);
     /** The most inline bytes one append may add (one inline batch per partition): half the consensus topic's default 1 MiB. */
     static final long INLINE_BYTES_PER_APPEND = 512 * 1024;
+    /**
+     * The stream threads' main consumer fetches at most this many bytes of a partition at a time
+     * (Kafka's default is 1 MiB). A consumer hands out one partition's fetched records before the
+     * next partition's, so the appender's task, which shares a stream thread with corrections tasks,
+     * sees a report only after the thread has processed the fetch of corrections ahead of it: behind
+     * a backlog of small records, 1 MiB is 10,000+ updates and held every report (and so every seal)
+     * back by seconds, the first seal of a catch-up by the whole first fetch of every partition
+     * (docs/BENCH.md, "Launch to first append"). The restore consumer keeps the default.
+     */
+    static final int MAIN_CONSUMER_FETCH_BYTES = 64 * 1024;
 
     private final MvsinkConfig config;
     private final Dependencies deps;
@@ -106,13 +118,17 @@ public final class MvsinkApp implements AutoCloseable {
         RegistryReadiness.await(deps.registry(), config.rowSubject(),
             config.getString(MvsinkConfig.REGISTRY_URL), config.getLong(MvsinkConfig.REGISTRY_STARTUP_TIMEOUT_MS),
             deps.time());
+        LaunchLog.step("registry ready");
         admin = Admin.create(clientProps());
         int partitions;
         BlobOwner owner;
         try {
             partitions = new TopicSetup(admin).ensure(topics);
+            LaunchLog.step("topics ready: {} partitions", partitions);
             requireShardPlacement(partitions);
+            LaunchLog.step("consensus topic read");
             owner = Wiring.blobOwner(config, admin);
+            LaunchLog.step("blob owner {}", owner.value());
         } catch (RuntimeException e) {
             admin.close(Duration.ofSeconds(5));
             admin = null;
@@ -136,6 +152,7 @@ public final class MvsinkApp implements AutoCloseable {
         // and holding would stop sealing; a task that joins late contributes the rest of the range.
         batches.holdMinting(shard, true);
         streams.setStateListener((now, before) -> {
+            LaunchLog.step("streams {} -> {}", before, now);
             if (now == KafkaStreams.State.RUNNING) {
                 batches.holdMinting(shard, false);
             }
@@ -150,6 +167,7 @@ public final class MvsinkApp implements AutoCloseable {
         shardMetricSet = ShardJmx.register(deps.metrics(), new BuilderGauges(() -> batches.queuedBytes(shard),
             () -> batches.liveBatches(shard), batches::queuedBytes, batches::liveBatches), DeadLetterReason.ALL,
             deps.time());
+        LaunchLog.step("starting streams");
         streams.start();
         departed = DepartedTransactions.start(admin, config.applicationId());
         gc = GcService.start(config, owner, deps.blobs(), deps.metrics(), deps.time());
@@ -240,7 +258,13 @@ public final class MvsinkApp implements AutoCloseable {
         props.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.ByteArraySerde.class);
         props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.ByteArraySerde.class);
         props.put("processing.exception.handler.global.enabled", true);
-        props.putAll(config.streamsOverrides());
+        Map<String, Object> overrides = config.streamsOverrides();
+        if (!overrides.containsKey(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG)
+            && !overrides.containsKey(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG))) {
+            props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG),
+                MAIN_CONSUMER_FETCH_BYTES);
+        }
+        props.putAll(overrides);
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.getString(MvsinkConfig.BOOTSTRAP_SERVERS));
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.getInt(MvsinkConfig.NUM_STREAM_THREADS));

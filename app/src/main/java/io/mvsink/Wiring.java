@@ -1,5 +1,6 @@
 package io.mvsink;
 
+import io.mvsink.metrics.LaunchLog;
 import io.mvsink.batch.CoalescingMode;
 import io.mvsink.batch.PartEncoder;
 import io.mvsink.protocol.SharedBatchRegistry;
@@ -125,7 +126,9 @@ public final class Wiring {
 
     /** The real dependencies of one app: registry client, Azure blob store, batch registry, fresh metrics, system time. */
     public static MvsinkApp.Dependencies dependencies(MvsinkConfig config) {
+        LaunchLog.step("configured");
         BlobStore blobs = blobs(config);
+        LaunchLog.step("blob store ready");
         SchemaRegistry registry = registry(config);
         return new MvsinkApp.Dependencies(registry, blobs, batches(config, blobs, registry, Time.SYSTEM),
             new ShardMetrics(config.shard()), Time.SYSTEM);

@@ -27,7 +27,8 @@ import org.apache.kafka.common.config.ConfigException;
  *       naming it and the nearest variable that is one, so that a typo is never silently ignored.
  *       Variables without the prefix are not read;</li>
  *   <li>two variables are not options but logging's, read by the shipped {@code logback.xml}:
- *       {@value #LOG_FORMAT} ({@code text} or {@code json}) and {@value #LOG_LEVEL} (io.mvsink's level).
+ *       {@value #LOG_FORMAT} ({@code text} or {@code json}), {@value #LOG_LEVEL} (io.mvsink's level) and
+ *       {@value #LAUNCH_LOG} (the launch's timeline at DEBUG).
  *       They are checked here, since logback drops a line it cannot place without a word.</li>
  * </ul>
  */
@@ -38,10 +39,13 @@ public final class EnvironmentOptions {
     public static final String LOG_FORMAT = PREFIX + "LOG_FORMAT";
     /** The level of io.mvsink's loggers (logback.xml); not an option. */
     public static final String LOG_LEVEL = PREFIX + "LOG_LEVEL";
+    /** The level of the launch's timeline (logback.xml, metrics.LaunchLog): DEBUG shows it; not an option. */
+    public static final String LAUNCH_LOG = PREFIX + "LAUNCH_LOG";
     /** Each logging variable's accepted values (as logback.xml reads them: the format's case matters). */
     private static final Map<String, Set<String>> LOGGING = Map.of(
         LOG_FORMAT, Set.of("text", "json"),
-        LOG_LEVEL, Set.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "OFF"));
+        LOG_LEVEL, Set.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "OFF"),
+        LAUNCH_LOG, Set.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "OFF"));
 
     private static final Pattern SPELLING = Pattern.compile("[A-Z0-9]+(_{1,3}[A-Z0-9]+)*");
     private static final Pattern UNDERSCORES = Pattern.compile("_+");
@@ -119,7 +123,7 @@ public final class EnvironmentOptions {
 
     private static void checkLogging(String variable, String value) {
         Set<String> accepted = LOGGING.get(variable);
-        String spelled = variable.equals(LOG_LEVEL) ? value.toUpperCase(Locale.ROOT) : value;
+        String spelled = !variable.equals(LOG_FORMAT) ? value.toUpperCase(Locale.ROOT) : value;
         if (!accepted.contains(spelled)) {
             throw new ConfigException(variable, value, "one of " + new TreeSet<>(accepted));
         }

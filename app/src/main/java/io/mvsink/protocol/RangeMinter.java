@@ -2,6 +2,7 @@ package io.mvsink.protocol;
 
 import java.util.Optional;
 import java.util.TreeMap;
+import io.mvsink.metrics.LaunchLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,6 +35,7 @@ public final class RangeMinter {
     private long sealedUpTo;
     private long mints;
     private boolean held;
+    private final LaunchLog launch = new LaunchLog();
 
     /** What a task asks with: its partition, the sealed upper it sees, its next lower and closed frontier. */
     public record Ask(int partition, long sealed, long lower, long closedUpTo) {
@@ -127,6 +129,7 @@ public final class RangeMinter {
         minted.put(lower, upper);
         mintedUpTo = upper;
         mints++;
+        launch.first("first range minted: [{}, {}), {} bytes buffered in it", lower, upper, bytes(tasks, lower, upper));
         LOG.debug("minted [{}, {}): {} bytes buffered in it", lower, upper, bytes(tasks, lower, upper));
     }
 

@@ -5,6 +5,7 @@ import io.mvsink.batch.ContributionData;
 import io.mvsink.batch.PartEncoder;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.blob.BlobStore;
+import io.mvsink.metrics.LaunchLog;
 import io.mvsink.metrics.ShardLogContext;
 import io.mvsink.registry.SchemaRegistry;
 import java.util.ArrayList;
@@ -50,6 +51,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
     static final long CHUNK_BYTES = 1L << 20;
 
     private final CoalescingMode mode;
+    private final LaunchLog launch = new LaunchLog();
     private final BlobStore blobs;
     private final SchemaRegistry schemas;
     private final PartEncoder encoder;
@@ -550,6 +552,8 @@ public final class SharedBatchRegistry implements AutoCloseable {
                         if (b.state() != SharedBuilder.State.FAILED) {
                             LOG.debug("batch {} of [{}, {}) written: {} parts, {} participants", batch.getBatchId(),
                                 batch.getLower(), batch.getUpper(), batch.getParts().size(), b.participants());
+                            launch.first("first batch written: [{}, {}), {} parts", batch.getLower(), batch.getUpper(),
+                                batch.getParts().size());
                             b.finished(batch);
                             b.sink.metrics().batchBuilt(b.participants());
                         }

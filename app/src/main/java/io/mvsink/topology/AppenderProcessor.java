@@ -6,6 +6,7 @@ import io.mvsink.avro.BatchReport;
 import io.mvsink.avro.Contribution;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.codec.Codecs;
+import io.mvsink.metrics.LaunchLog;
 import io.mvsink.metrics.ShardLogContext;
 import io.mvsink.protocol.SealCover;
 import io.mvsink.config.MvsinkConfig;
@@ -51,6 +52,9 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
     static final int MAX_ROLLUP_BYTES = 900 * 1024;
 
     private final SinkContext sink;
+    private final LaunchLog launch = new LaunchLog();
+    private final LaunchLog received = new LaunchLog();
+    private final LaunchLog waited = new LaunchLog();
     private final SinkContext.Upkeep upkeep;
     private final Grid grid;
     private final Compactions compactions;
@@ -97,6 +101,7 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
             return;
         }
         long now = sink.time().milliseconds();
+        received.first("first report received: [{}, {})", batch.getLower(), batch.getUpper());
         long writtenSince = writtenSince(batch.getClosedAtMs(), report.getFirstWriteAtMs());
         String invalid = invalid(batch, writtenSince, now);
         if (invalid != null) {
@@ -123,6 +128,7 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
             return;
         }
         if (!partitions.maySeal(state.getPartitionCount())) {
+            waited.first("first cover waits for the partition count");
             ledger.save();
             return;
         }
@@ -258,6 +264,7 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
             value.length, Math.max(0, now - closedAt));
         LOG.debug("append {} sealed [{}, {}) with {} batches", state.getSeqno(), lower,
             cover.upper(), cover.batches().size());
+        launch.first("first append sealed [{}, {}) with {} batches", lower, cover.upper(), cover.batches().size());
     }
 
     /** Commits a merge unless its batches are no longer all live or it is too old: then its parts are garbage. */

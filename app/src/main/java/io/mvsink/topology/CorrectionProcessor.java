@@ -13,6 +13,7 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
+import io.mvsink.metrics.LaunchLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +31,7 @@ import org.slf4j.LoggerFactory;
  */
 final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byte[]> {
     private static final Logger LOG = LoggerFactory.getLogger(CorrectionProcessor.class);
+    private final LaunchLog launch = new LaunchLog();
 
     private final SinkContext sink;
     private final Grid grid;
@@ -144,6 +146,7 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
 
     /** Reports a batch this task owns: the appender seals it in this task's transaction. */
     private void report(Outcome.Report report, long upper) {
+        launch.first("first report sent by task {}: [{}, {})", context.taskId(), report.batch().getLower(), report.batch().getUpper());
         context.forward(new Record<>(sink.shard().getBytes(StandardCharsets.UTF_8),
             Codecs.REPORT.encode(new BatchReport(report.batch(), context.taskId().toString(), report.firstWriteAtMs())),
             sink.time().milliseconds()), StoreNames.REPORTS_SINK);
