@@ -3,10 +3,15 @@ package io.mvsink.topology;
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.BatchReport;
 import io.mvsink.codec.Codecs;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Properties;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -23,8 +28,17 @@ final class TopologyDriver implements AutoCloseable {
     final TestInputTopic<byte[], byte[]> reports;
     final TestOutputTopic<byte[], byte[]> consensus;
 
+    /** This driver's own state directory: JVMs of other test runs on the machine use the default one. */
+    private final Path stateDir;
+
     TopologyDriver(SinkContext sink) {
+        try {
+            stateDir = Files.createTempDirectory("mvsink-topology-driver");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         Properties props = new Properties();
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         driver = new TopologyTestDriver(SinkTopology.build(new SinkTopology.Topics("c", "r", "k", "d"), sink), props);
@@ -46,5 +60,10 @@ final class TopologyDriver implements AutoCloseable {
     @Override
     public void close() {
         driver.close();
+        try {
+            Utils.delete(stateDir.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

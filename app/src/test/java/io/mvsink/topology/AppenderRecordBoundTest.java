@@ -1,0 +1,144 @@
+package io.mvsink.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mvsink.avro.Batch;
+import io.mvsink.avro.Part;
+import io.mvsink.avro.StateDiff;
+import io.mvsink.batch.CoalescingMode;
+import io.mvsink.batch.PartEncoder;
+import io.mvsink.batch.ShardSink;
+import io.mvsink.blob.InMemoryBlobStore;
+import io.mvsink.codec.Codecs;
+import io.mvsink.consensus.ConsensusKeys;
+import io.mvsink.consensus.ShardState;
+import io.mvsink.metrics.ShardMetrics;
+import io.mvsink.protocol.SharedBatchRegistry;
+import io.mvsink.registry.InMemorySchemaRegistry;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every record the appender writes fits the consensus topic's record bound (issue 21 item 3), also
+ * when one step of a cover holds many inline batches of a partition (ranges of different shapes):
+ * inline batches are kept out of that append, contributed again (as blob parts) and sealed then.
+ */
+class AppenderRecordBoundTest {
+    private static final int PARTITIONS = 2;
+    private static final long WIDTH = 1000;
+    private static final RecordBound BOUND = new RecordBound(16 * 1024);
+    private static final int INLINE_BYTES = 3_000;
+
+    private final ShardMetrics metrics = new ShardMetrics("s");
+    private SharedBatchRegistry builder;
+    private TopologyDriver topology;
+    private final List<TestRecord<byte[], byte[]>> written = new ArrayList<>();
+
+    @BeforeEach
+    void start() {
+        builder = new SharedBatchRegistry(CoalescingMode.NONE, new InMemoryBlobStore(), new InMemorySchemaRegistry(),
+            new PartEncoder("null", 1 << 20), Time.SYSTEM, 1000, 1 << 20, 1);
+        builder.addShard(new ShardSink("s", "s/", "k/s", metrics));
+        SinkContext.Upkeep upkeep = new SinkContext.Upkeep(null, Runnable::run, 1L << 30, -1, 100, 600_000L, 0, BOUND);
+        SinkContext sink = new SinkContext("s", "c-value", WIDTH, PARTITIONS, 10, 60_000, 4096, Time.SYSTEM, metrics,
+            builder, new InMemorySchemaRegistry(), upkeep);
+        topology = new TopologyDriver(sink);
+    }
+
+    @AfterEach
+    void stop() {
+        topology.close();
+        builder.close();
+    }
+
+    @Test
+    void shouldNeverWriteARecordOverTheBoundWhenAStepHoldsManyInlineBatchesOfAPartition() {
+        // partition 1: one blob batch for [0, 10 s); partition 0: ten inline batches of one interval each,
+        // every one well within the bound, together about twice it: one step of 11 batches
+        report(batch(0, 10 * WIDTH, 1));
+        List<Batch> inline = new ArrayList<>();
+        for (int k = 0; k < 10; k++) {
+            Batch b = inline(batch(k * WIDTH, (k + 1) * WIDTH, 0), INLINE_BYTES);
+            inline.add(b);
+            report(b);
+        }
+        drain();
+        assertEveryRecordFits();
+        assertTrue(metrics.mismatches() > 0, "inline batches kept out of the append are rejected");
+
+        // their contributors contribute them again (copies are written as blobs, never inline)
+        Set<Long> sealedInline = new HashSet<>();
+        seals().forEach(d -> d.getAdded().forEach(b -> sealedInline.add(b.getLower())));
+        for (Batch b : inline) {
+            report(batch(b.getLower(), b.getUpper(), 0));
+        }
+        drain();
+        assertEveryRecordFits();
+        ShardState state = new ShardState("s");
+        seals().forEach(state::apply);
+        assertEquals(10 * WIDTH, state.upper(), "everything sealed");
+        long inlineSealed = state.batches().stream().filter(b -> ShardState.inlineBytes(b) > 0).count();
+        assertTrue(inlineSealed > 0, "the inline batches that fit were sealed as they were: " + inlineSealed);
+    }
+
+    @Test
+    void shouldRejectABatchWhoseOwnEntryExceedsTheBound() {
+        Batch huge = inline(batch(0, WIDTH, 0, 1), BOUND.bytes() + 1);
+        report(huge);
+        drain();
+        assertEveryRecordFits();
+        assertTrue(seals().isEmpty(), "not sealed");
+        assertEquals(1, metrics.mismatches());
+        report(batch(0, WIDTH, 0, 1));
+        drain();
+        assertEquals(WIDTH, seals().get(0).getUpper(), "its copy as blob parts is sealed");
+    }
+
+    private void assertEveryRecordFits() {
+        for (TestRecord<byte[], byte[]> r : written) {
+            int size = r.value() == null ? 0 : r.value().length;
+            assertTrue(BOUND.fits(size), "record " + new String(r.key(), StandardCharsets.UTF_8) + " of " + size
+                + " bytes exceeds the bound of " + BOUND.bytes());
+        }
+    }
+
+    private List<StateDiff> seals() {
+        List<StateDiff> diffs = new ArrayList<>();
+        for (TestRecord<byte[], byte[]> r : written) {
+            if (r.value() != null && ConsensusKeys.isDiff(new String(r.key(), StandardCharsets.UTF_8))) {
+                diffs.add(Codecs.STATE_DIFF.decode(r.value()));
+            }
+        }
+        return diffs;
+    }
+
+    private void report(Batch batch) {
+        topology.report(batch, "test", 0L);
+    }
+
+    private void drain() {
+        written.addAll(topology.consensus.readRecordsToList());
+    }
+
+    private static Batch batch(long lower, long upper, int... partitions) {
+        Batch batch = Batches.batch(lower, upper, partitions);
+        batch.setClosedAtMs(System.currentTimeMillis());
+        return batch;
+    }
+
+    private static Batch inline(Batch batch, int bytes) {
+        batch.setParts(List.of(new Part("", 1, (long) bytes, 1L, ByteBuffer.wrap(new byte[bytes]))));
+        batch.setBytes((long) bytes);
+        return batch;
+    }
+}
