@@ -104,6 +104,60 @@ class AppenderRecordBoundTest {
         assertEquals(WIDTH, seals().get(0).getUpper(), "its copy as blob parts is sealed");
     }
 
+    @Test
+    void shouldCarryTheGarbageThatFitsAndLeaveTheRestForLaterAppends() {
+        report(batch(0, WIDTH, 0, 1));
+        // 60 stale batches of 10 parts with long keys: about 60 KiB of garbage, four times the bound
+        Set<String> garbage = new HashSet<>();
+        for (int k = 0; k < 60; k++) {
+            Batch stale = batch(0, WIDTH, 0, 1);
+            List<Part> parts = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                String key = "s/" + "x".repeat(80) + "/" + stale.getBatchId() + "-" + i;
+                parts.add(new Part(key, 1, 10L, 1L, null));
+                garbage.add(key);
+            }
+            stale.setParts(parts);
+            report(stale);
+        }
+        for (int k = 1; k <= 8; k++) {
+            report(batch(k * WIDTH, (k + 1) * WIDTH, 0, 1));
+        }
+        drain();
+        assertEveryRecordFits();
+        assertEquals(9 * WIDTH, seals().get(seals().size() - 1).getUpper(), "every interval sealed");
+        Set<String> recorded = new HashSet<>();
+        seals().forEach(d -> recorded.addAll(d.getGarbageBlobs()));
+        assertEquals(garbage, recorded, "every garbage blob recorded, over several appends");
+    }
+
+    @Test
+    void shouldRefuseAStepTooLargeWithoutInlineDataNamingTheLimitsToRaise() {
+        // 40 blob batches of partition 0 of one interval each against one of partition 1: one step
+        // whose descriptions alone exceed the bound; nothing can be left out of it
+        report(batch(0, 40 * WIDTH, 1));
+        for (int k = 0; k < 39; k++) {
+            Batch b = batch(k * WIDTH, (k + 1) * WIDTH, 0);
+            List<Part> parts = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                parts.add(new Part("s/" + "y".repeat(80) + "/" + b.getBatchId() + "-" + i, 1, 10L, 1L, null));
+            }
+            b.setParts(parts);
+            report(b);
+        }
+        Batch last = batch(39 * WIDTH, 40 * WIDTH, 0);
+        RuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class, () -> report(last));
+        Throwable cause = e;
+        while (cause != null && !(cause instanceof AppendTooLargeException)) {
+            cause = cause.getCause();
+        }
+        assertTrue(cause != null && cause.getMessage().contains("max.message.bytes")
+            && cause.getMessage().contains("max.request.size"), String.valueOf(e));
+        drain();
+        assertEveryRecordFits();
+        assertTrue(seals().isEmpty(), "nothing sent");
+    }
+
     private void assertEveryRecordFits() {
         for (TestRecord<byte[], byte[]> r : written) {
             int size = r.value() == null ? 0 : r.value().length;
