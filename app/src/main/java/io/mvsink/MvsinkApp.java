@@ -175,12 +175,17 @@ public final class MvsinkApp implements AutoCloseable {
      * this app's overrides), less headroom ({@link RecordBound#of}).
      */
     RecordBound recordBound(int topicMaxMessageBytes) {
-        Object requestSize = new StreamsConfig(streamsProps()).getProducerConfigs("mvsink-bound")
-            .get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
-        RecordBound bound = RecordBound.of(topicMaxMessageBytes, Long.parseLong(requestSize.toString().trim()));
+        long requestSize = producerMaxRequestSize(streamsProps());
+        RecordBound bound = RecordBound.of(topicMaxMessageBytes, requestSize);
         LOG.info("consensus records bound at {} bytes ({} max.message.bytes={}, producer max.request.size={})",
             bound.bytes(), topics.consensus(), topicMaxMessageBytes, requestSize);
         return bound;
+    }
+
+    /** The {@code max.request.size} of Kafka Streams' producers under {@code streamsProps}: its override, or the default. */
+    static long producerMaxRequestSize(Properties streamsProps) {
+        Object size = new StreamsConfig(streamsProps).getProducerConfigs("mvsink").get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+        return size == null ? RecordBound.PRODUCER_DEFAULT_MAX_REQUEST_SIZE : Long.parseLong(size.toString().trim());
     }
 
     /**

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mvsink.topology.RecordBound;
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 
 /** The inline limit per batch the app gives its builder: inline.max.bytes, capped by the record bound per partition. */
@@ -29,6 +31,18 @@ class MvsinkAppInlineLimitTest {
         RecordBound small = RecordBound.of(64 * 1024, 1 << 20);
         assertEquals((64 * 1024 - RecordBound.HEADROOM) / 2 / 8, inlineMaxBytes(65_536, 8, small),
             "a 64 KiB consensus topic over 8 partitions: under 4 KiB per batch");
+    }
+
+    @Test
+    void shouldReadTheProducersMaxRequestSizeFromTheStreamsOverridesOrItsDefault() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "a");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "b:9092");
+        assertEquals(RecordBound.PRODUCER_DEFAULT_MAX_REQUEST_SIZE, MvsinkApp.producerMaxRequestSize(props));
+        props.put("max.request.size", "300000");
+        assertEquals(300_000, MvsinkApp.producerMaxRequestSize(props), "a client-wide override");
+        props.put(StreamsConfig.producerPrefix("max.request.size"), "200000");
+        assertEquals(200_000, MvsinkApp.producerMaxRequestSize(props), "the producer's own wins");
     }
 
     @Test
