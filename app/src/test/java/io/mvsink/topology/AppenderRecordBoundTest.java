@@ -40,25 +40,22 @@ class AppenderRecordBoundTest {
     private static final int INLINE_BYTES = 3_000;
 
     private final ShardMetrics metrics = new ShardMetrics("s");
-    private SharedBatchRegistry builder;
     private TopologyDriver topology;
     private final List<TestRecord<byte[], byte[]>> written = new ArrayList<>();
 
     @BeforeEach
     void start() {
-        builder = new SharedBatchRegistry(CoalescingMode.NONE, new InMemoryBlobStore(), new InMemorySchemaRegistry(),
-            new PartEncoder("null", 1 << 20), Time.SYSTEM, 1000, 1 << 20, 1);
+        SharedBatchRegistry builder = new SharedBatchRegistry(CoalescingMode.NONE, new InMemoryBlobStore(),
+            new InMemorySchemaRegistry(), new PartEncoder("null", 1 << 20), Time.SYSTEM, 1000, 1 << 20, 1);
         builder.addShard(new ShardSink("s", "s/", "k/s", metrics));
         SinkContext.Upkeep upkeep = new SinkContext.Upkeep(null, Runnable::run, 1L << 30, -1, 100, 600_000L, 0, BOUND);
-        SinkContext sink = new SinkContext("s", "c-value", WIDTH, PARTITIONS, 10, 60_000, 4096, Time.SYSTEM, metrics,
-            builder, new InMemorySchemaRegistry(), upkeep);
-        topology = new TopologyDriver(sink);
+        topology = TopologyDriver.owningBatches(new SinkContext("s", "c-value", WIDTH, PARTITIONS, 10, 60_000, 4096,
+            Time.SYSTEM, metrics, builder, new InMemorySchemaRegistry(), upkeep));
     }
 
     @AfterEach
     void stop() {
         topology.close();
-        builder.close();
     }
 
     @Test
