@@ -23,6 +23,7 @@ import io.mvsink.registry.RegistryUnavailableException;
 import io.mvsink.registry.SchemaRegistry;
 import io.mvsink.topology.AdminPartitionCountProbe;
 import io.mvsink.topology.DeadLetterReason;
+import io.mvsink.topology.RecordBound;
 import io.mvsink.topology.SinkContext;
 import io.mvsink.topology.SinkTopology;
 import io.mvsink.topology.TopicSetup;
@@ -34,6 +35,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
@@ -59,8 +61,6 @@ public final class MvsinkApp implements AutoCloseable {
     private static final Duration CONSENSUS_READ = Duration.ofSeconds(60);
     /** Bounds the appender's check of the corrections topic's partition count before a seal (on its stream thread). */
     private static final Duration PARTITION_PROBE_TIMEOUT = Duration.ofSeconds(3);
-    /** The most inline bytes one append may add (one inline batch per partition): half the consensus topic's default 1 MiB. */
-    static final long INLINE_BYTES_PER_APPEND = 512 * 1024;
     /**
      * The stream threads' main consumer fetches at most this many bytes of a partition at a time
      * (Kafka's default is 1 MiB). A consumer hands out one partition's fetched records before the
@@ -122,9 +122,12 @@ public final class MvsinkApp implements AutoCloseable {
         admin = Admin.create(clientProps());
         int partitions;
         BlobOwner owner;
+        RecordBound bound;
         try {
-            partitions = new TopicSetup(admin).ensure(topics);
-            LaunchLog.step("topics ready: {} partitions", partitions);
+            TopicSetup setup = new TopicSetup(admin);
+            partitions = setup.ensure(topics);
+            bound = recordBound(setup.maxMessageBytes(topics.consensus()));
+            LaunchLog.step("topics ready: {} partitions, records up to {} bytes", partitions, bound.bytes());
             requireShardPlacement(partitions);
             LaunchLog.step("consensus topic read");
             owner = Wiring.blobOwner(config, admin);
@@ -135,12 +138,12 @@ public final class MvsinkApp implements AutoCloseable {
             throw e;
         }
         deps.batches().addShard(new ShardSink(config.shard(), config.blobPrefix(), owner.value(),
-            deps.metrics(), inlineMaxBytes(config.inlineMaxBytes(), partitions)), new RangeMinter(config.batchIntervalMs(), config.getLong(MvsinkConfig.RANGE_TARGET_BYTES)));
+            deps.metrics(), inlineMaxBytes(config.inlineMaxBytes(), partitions, bound)), new RangeMinter(config.batchIntervalMs(), config.getLong(MvsinkConfig.RANGE_TARGET_BYTES)));
         SinkContext sink = new SinkContext(config.shard(), config.rowSubject(),
             config.batchIntervalMs(), partitions, config.getLong(MvsinkConfig.PUNCTUATE_INTERVAL_MS),
             config.getLong(MvsinkConfig.RECONTRIBUTE_TIMEOUT_MS),
             config.getInt(MvsinkConfig.MAX_ROW_BYTES), deps.time(), deps.metrics(), deps.batches(),
-            deps.registry(), upkeep(owner), new AdminPartitionCountProbe(admin, topics.corrections(), PARTITION_PROBE_TIMEOUT),
+            deps.registry(), upkeep(owner, bound), new AdminPartitionCountProbe(admin, topics.corrections(), PARTITION_PROBE_TIMEOUT),
             deps.blobs().location());
         Topology topology = SinkTopology.build(topics, sink);
         streams = new KafkaStreams(topology, streamsProps());
@@ -185,22 +188,39 @@ public final class MvsinkApp implements AutoCloseable {
     }
 
     /**
-     * The inline limit per batch, capped so that one inline batch per partition (the most one
-     * append can add) stays within {@link #INLINE_BYTES_PER_APPEND}: a diff must fit the consensus
-     * topic's max.message.bytes (1 MiB by default). 0 (inline off) stays 0; past
-     * {@code INLINE_BYTES_PER_APPEND} partitions the cap rounds down to 0 and turns inline off.
+     * The largest consensus record this app writes: the consensus topic's {@code max.message.bytes}
+     * and the appender's producer's {@code max.request.size} (Kafka Streams' producer settings, with
+     * this app's overrides), less headroom ({@link RecordBound#of}).
      */
-    static long inlineMaxBytes(long configured, int partitions) {
-        long capped = Math.min(configured, INLINE_BYTES_PER_APPEND / Math.max(1, partitions));
+    RecordBound recordBound(int topicMaxMessageBytes) {
+        long requestSize = producerMaxRequestSize(streamsProps());
+        RecordBound bound = RecordBound.of(topicMaxMessageBytes, requestSize);
+        LOG.info("consensus records bound at {} bytes ({} max.message.bytes={}, producer max.request.size={})",
+            bound.bytes(), topics.consensus(), topicMaxMessageBytes, requestSize);
+        return bound;
+    }
+
+    /** The {@code max.request.size} of Kafka Streams' producers under {@code streamsProps}: its override, or the default. */
+    static long producerMaxRequestSize(Properties streamsProps) {
+        Object size = new StreamsConfig(streamsProps).getProducerConfigs("mvsink").get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+        return size == null ? RecordBound.PRODUCER_DEFAULT_MAX_REQUEST_SIZE : Long.parseLong(size.toString().trim());
+    }
+
+    /**
+     * The inline limit per batch, capped so that one inline batch per partition stays within half the
+     * record bound ({@link RecordBound#inlinePerBatch}). 0 (inline off) stays 0.
+     */
+    static long inlineMaxBytes(long configured, int partitions, RecordBound bound) {
+        long capped = bound.inlinePerBatch(configured, partitions);
         if (capped < configured) {
-            LOG.info("{}={} capped at {} bytes per batch for {} partitions (at most {} inline bytes per append)",
-                MvsinkConfig.INLINE_MAX_BYTES, configured, capped, partitions, INLINE_BYTES_PER_APPEND);
+            LOG.info("{}={} capped at {} bytes per batch for {} partitions (consensus records bound at {} bytes)",
+                MvsinkConfig.INLINE_MAX_BYTES, configured, capped, partitions, bound.bytes());
         }
         return capped;
     }
 
     /** The appender's upkeep: merges on this app's own compactor thread, rollups, since, the GC grace. */
-    private SinkContext.Upkeep upkeep(BlobOwner owner) {
+    private SinkContext.Upkeep upkeep(BlobOwner owner, RecordBound bound) {
         BatchMerge merge = null;
         if (config.getBoolean(MvsinkConfig.COMPACTION_ENABLED)) {
             compactor = Executors.newSingleThreadExecutor(task -> {
@@ -215,7 +235,7 @@ public final class MvsinkApp implements AutoCloseable {
         return new SinkContext.Upkeep(merge, compactor == null ? Runnable::run : compactor,
             config.getLong(MvsinkConfig.COMPACTION_MAX_BATCH_BYTES), config.getLong(MvsinkConfig.COMPACTION_SINCE_LAG_MS),
             config.getInt(MvsinkConfig.ROLLUP_APPENDS), config.getLong(MvsinkConfig.GC_GRACE_MS),
-            config.getInt(MvsinkConfig.INLINE_MERGE_BYTES));
+            config.getInt(MvsinkConfig.INLINE_MERGE_BYTES), bound);
     }
 
     /** The shard's metrics as JMX shows them (Kafka's metrics, group {@value ShardMetricSet#GROUP}); empty before {@link #start}. */

@@ -76,7 +76,15 @@ public final class BatchWriter {
      * @param closedAtMs when the last of them closed its range
      */
     public Batch finish(BlobStore blobs, List<Contribution> contributions, long closedAtMs) {
-        if (!inline()) {
+        return finish(blobs, contributions, closedAtMs, true);
+    }
+
+    /**
+     * As {@link #finish(BlobStore, List, long)}; {@code mayInline} false writes every part as a blob,
+     * however small the batch.
+     */
+    public Batch finish(BlobStore blobs, List<Contribution> contributions, long closedAtMs, boolean mayInline) {
+        if (!mayInline || !inline()) {
             for (Map.Entry<Integer, PartWriter> open : openParts.entrySet()) {
                 write(open.getKey(), open.getValue(), blobs);
             }

@@ -279,7 +279,9 @@ public final class SharedBatchRegistry implements AutoCloseable {
                 }
             }
             Handle handle = builder.join(this, c, time.milliseconds());
-            if (!copy) {
+            if (copy) {
+                builder.joinedWithCopy();
+            } else {
                 builder.joinedWithRange();
             }
             queue(c.shard(), size);
@@ -547,7 +549,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
             }
             try {
                 if (item == SharedBuilder.FINALIZE) {
-                    var batch = b.writer.finish(blobs, b.described(), b.closedAtMs());
+                    var batch = b.writer.finish(blobs, b.described(), b.closedAtMs(), b.mayInline());
                     synchronized (lock) {
                         if (b.state() != SharedBuilder.State.FAILED) {
                             LOG.debug("batch {} of [{}, {}) written: {} parts, {} participants", batch.getBatchId(),

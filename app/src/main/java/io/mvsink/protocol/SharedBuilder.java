@@ -78,6 +78,8 @@ final class SharedBuilder {
     private String failure;
     /** A task joined with a range the shard's minter handed out, not only with copy pieces. */
     private boolean ranged;
+    /** A task joined with a copy piece: the batch is written as blobs, never inline. */
+    private boolean copied;
 
     SharedBuilder(Key key, ShardSink sink, Time time) {
         this.key = key;
@@ -98,6 +100,20 @@ final class SharedBuilder {
 
     boolean ranged() {
         return ranged;
+    }
+
+    /**
+     * A task joined with a copy piece (contributing again): the batch's parts are never inline. A
+     * batch the appender rejected because its inline data did not fit an append ({@code
+     * topology.AppendFit}) comes back as copies, so the next append holds blob parts in its place.
+     */
+    void joinedWithCopy() {
+        copied = true;
+    }
+
+    /** Whether the batch may be stored inline: no copy piece joined it. */
+    boolean mayInline() {
+        return !copied;
     }
 
     private void become(State next) {

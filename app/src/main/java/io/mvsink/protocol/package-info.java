@@ -54,6 +54,12 @@
  *   <li>The appender seals only an exact cover from the sealed upper, one batch per range and
  *       partition, none older than the GC's bound ({@link io.mvsink.protocol.SealCover#find};
  *       the age bound in {@code topology.AppenderProcessor#seal}).</li>
+ *   <li>No consensus record exceeds the record bound (the consensus topic's {@code max.message.bytes}
+ *       read at start and the producer's {@code max.request.size}, less headroom): every diff is sized
+ *       before it is applied or sent; garbage that does not fit waits, the largest inline batches of a
+ *       step too large are rejected and come back as copies, which are never inline, and a step too
+ *       large without them is refused ({@code topology.AppendFit#fit}, {@code SharedBuilder.mayInline});
+ *       rollups over it are not written ({@code topology.AppenderProcessor#rollUp}).</li>
  * </ol>
  * Not thread-safe unless a class says otherwise: the registry guards everything of a shard with
  * its lock; a {@link io.mvsink.protocol.Contributor} runs on its task's stream thread.

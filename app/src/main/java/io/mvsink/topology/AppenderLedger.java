@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -208,7 +209,7 @@ final class AppenderLedger {
     /**
      * Applies {@code diff} to the model (which checks it as a reader would) and records what it
      * changes: the live batches, the blobs it retires, upper, seqno and since. The garbage it
-     * carries is no longer pending.
+     * carries is no longer pending; garbage it had no room for stays pending for a later append.
      */
     void apply(StateDiff diff) {
         List<Batch> removed = diff.getRemovedBatchIds().stream().map(model::batch).toList();
@@ -223,7 +224,9 @@ final class AppenderLedger {
         state.setUpper(diff.getUpper());
         state.setSeqno(diff.getSeqno());
         state.setSince(diff.getSince());
-        state.setPendingGarbage(new ArrayList<>());
+        List<String> left = new ArrayList<>(state.getPendingGarbage());
+        left.removeAll(new HashSet<>(diff.getGarbageBlobs()));
+        state.setPendingGarbage(left);
         save();
     }
 

@@ -48,8 +48,6 @@ import org.slf4j.LoggerFactory;
  */
 final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[]> {
     private static final Logger LOG = LoggerFactory.getLogger(AppenderProcessor.class);
-    /** A rollup larger than this is not written (the producer's default request limit is 1 MiB). */
-    static final int MAX_ROLLUP_BYTES = 900 * 1024;
 
     private final SinkContext sink;
     private final LaunchLog launch = new LaunchLog();
@@ -229,6 +227,10 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
         ledger.garbage(ShardState.blobKeys(batch));
     }
 
+    /**
+     * Appends one step of a cover, or, if its diff does not fit the record bound, rejects the inline
+     * batches that keep it out ({@link AppendFit}; the next search finds a cover without them).
+     */
     private void seal(SealCover.Cover cover, long now) {
         for (Batch batch : cover.batches()) {
             long since = ledger.writtenSince(batch);
@@ -241,21 +243,28 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
         long lower = state.getUpper();
         Set<String> used = new HashSet<>();
         cover.batches().forEach(b -> used.add(b.getBatchId()));
+        List<Batch> unusable = ledger.pending().stream().filter(b -> !used.contains(b.getBatchId())
+            && b.getContributions().stream().anyMatch(c -> c.getLower() < cover.upper())).toList();
         List<String> garbage = new ArrayList<>(state.getPendingGarbage());
+        unusable.forEach(b -> garbage.addAll(ShardState.blobKeys(b)));
+        long since = upkeep.sinceLagMs() < 0 ? state.getSince()
+            : Math.max(state.getSince(), grid.floor(Math.max(0, cover.upper() - Math.max(upkeep.sinceLagMs(), grid.width()))));
+        AppendFit.Decision decision = AppendFit.fit(
+            diff(lower, cover.upper(), cover.batches(), List.of(), garbage, since, now), upkeep.recordBound());
+        if (decision instanceof AppendFit.Reject rejected) {
+            rejectPending(rejected);
+            return;
+        }
+        Set<String> dropped = new HashSet<>(used);
+        unusable.forEach(b -> dropped.add(b.getBatchId()));
         for (Iterator<Batch> it = ledger.pendingIterator(); it.hasNext(); ) {
-            Batch batch = it.next();
-            boolean unusable = batch.getContributions().stream().anyMatch(c -> c.getLower() < cover.upper());
-            if (used.contains(batch.getBatchId()) || unusable) {
-                if (!used.contains(batch.getBatchId())) {
-                    garbage.addAll(ShardState.blobKeys(batch));
-                    sink.metrics().mismatch();
-                }
+            if (dropped.contains(it.next().getBatchId())) {
                 it.remove();
             }
         }
-        long since = upkeep.sinceLagMs() < 0 ? state.getSince()
-            : Math.max(state.getSince(), grid.floor(Math.max(0, cover.upper() - Math.max(upkeep.sinceLagMs(), grid.width()))));
-        byte[] value = commit(diff(lower, cover.upper(), cover.batches(), List.of(), garbage, since, now));
+        unusable.forEach(b -> sink.metrics().mismatch());
+        ledger.garbage(unusable.stream().flatMap(b -> ShardState.blobKeys(b).stream()).toList());
+        byte[] value = commit((AppendFit.Send) decision);
         long closedAt = cover.batches().stream().mapToLong(Batch::getClosedAtMs).max().orElse(now);
         int parts = cover.batches().stream().mapToInt(b -> b.getParts().size()).sum();
         // the first append seals the empty prefix [0, first interval) too: count it as one
@@ -265,6 +274,20 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
         LOG.debug("append {} sealed [{}, {}) with {} batches", state.getSeqno(), lower,
             cover.upper(), cover.batches().size());
         launch.first("first append sealed [{}, {}) with {} batches", lower, cover.upper(), cover.batches().size());
+    }
+
+    /** Rejects the inline batches an append had no room for: their contributors contribute them again as blobs. */
+    private void rejectPending(AppendFit.Reject rejected) {
+        Set<String> ids = new HashSet<>();
+        rejected.batches().forEach(b -> ids.add(b.getBatchId()));
+        for (Iterator<Batch> it = ledger.pendingIterator(); it.hasNext(); ) {
+            Batch batch = it.next();
+            if (ids.contains(batch.getBatchId())) {
+                it.remove();
+                reject(batch, rejected.why());
+            }
+        }
+        ledger.save();
     }
 
     /** Commits a merge unless its batches are no longer all live or it is too old: then its parts are garbage. */
@@ -279,8 +302,14 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
             ledger.garbage(ShardState.blobKeys(merged.batch()));
             return;
         }
-        commit(diff(state.getUpper(), state.getUpper(), List.of(merged.batch()), merged.replaced(),
-            new ArrayList<>(state.getPendingGarbage()), state.getSince(), now));
+        AppendFit.Decision decision = AppendFit.fit(diff(state.getUpper(), state.getUpper(), List.of(merged.batch()),
+            merged.replaced(), new ArrayList<>(state.getPendingGarbage()), state.getSince(), now), upkeep.recordBound());
+        if (!(decision instanceof AppendFit.Send send)) {
+            // a merge writes blob parts only: nothing of it can be left out
+            throw new IllegalStateException("shard " + sink.shard() + ": merged batch " + merged.batch().getBatchId()
+                + " was refused by the record bound as inline data");
+        }
+        commit(send);
         sink.metrics().compacted(merged.replaced().size());
     }
 
@@ -294,13 +323,14 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
     }
 
     /**
-     * Applies {@code diff} to the ledger, writes it (with the grace record, when the grace it was
+     * Applies the diff to the ledger, writes it (with the grace record, when the grace it was
      * checked against changes the shard's), and writes a rollup when one is due.
      */
-    private byte[] commit(StateDiff diff) {
+    private byte[] commit(AppendFit.Send append) {
+        StateDiff diff = append.diff();
+        byte[] value = append.value();
         recordGrace(diff.getAppendedAtMs());
         ledger.apply(diff);
-        byte[] value = Codecs.STATE_DIFF.encode(diff);
         forward(ConsensusKeys.diff(sink.shard(), diff.getSeqno()), value, diff.getAppendedAtMs());
         sink.metrics().liveBatches(ledger.model().batches().size());
         if (ledger.rollupDue(upkeep.rollupAppends())) {
@@ -337,10 +367,10 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
     private void rollUp(long now) {
         // the grace recorded with this append is this appender's: retired blobs are kept that long
         byte[] rollup = Codecs.STATE_ROLLUP.encode(ledger.rollup(now, now - upkeep.graceMs()));
-        if (rollup.length > MAX_ROLLUP_BYTES) {
+        if (!upkeep.recordBound().fits(rollup.length)) {
             sink.metrics().rollupSkipped();
-            LOG.warn("rollup at seqno {} would be {} bytes (over {}); diffs kept until the state shrinks",
-                state.getSeqno(), rollup.length, MAX_ROLLUP_BYTES);
+            LOG.warn("rollup at seqno {} would be {} bytes (over the consensus record bound of {}); diffs kept until "
+                + "the state shrinks", state.getSeqno(), rollup.length, upkeep.recordBound().bytes());
             return;
         }
         forward(ConsensusKeys.rollup(sink.shard()), rollup, now);

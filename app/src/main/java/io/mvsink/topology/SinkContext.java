@@ -47,10 +47,17 @@ public record SinkContext(String shard, String subject, long intervalMs, int par
      * @param graceMs this appender's blob GC grace, recorded as the shard's (a batch whose parts are older than half the recorded grace is never sealed)
      * @param inlineMergeBytes compaction leaves the newest inline batches alone until they hold this
      *     many bytes together ({@link io.mvsink.compact.CompactionPolicy#pick}); 0: no such hold
+     * @param recordBound the largest consensus record the appender may write (diffs and rollups)
      */
     public record Upkeep(BatchMerge merge, Executor executor, long maxBatchBytes, long sinceLagMs, int rollupAppends,
-                         long graceMs, long inlineMergeBytes) {
+                         long graceMs, long inlineMergeBytes, RecordBound recordBound) {
         public static final Upkeep DEFAULT = new Upkeep(null, Runnable::run, 32L << 20, -1, 100, 600_000L);
+
+        /** Upkeep for a consensus topic and producer with Kafka's default record limits ({@link RecordBound#DEFAULT}). */
+        public Upkeep(BatchMerge merge, Executor executor, long maxBatchBytes, long sinceLagMs, int rollupAppends,
+                      long graceMs, long inlineMergeBytes) {
+            this(merge, executor, maxBatchBytes, sinceLagMs, rollupAppends, graceMs, inlineMergeBytes, RecordBound.DEFAULT);
+        }
 
         /** Upkeep whose compaction merges inline batches as soon as its policy picks them. */
         public Upkeep(BatchMerge merge, Executor executor, long maxBatchBytes, long sinceLagMs, int rollupAppends,

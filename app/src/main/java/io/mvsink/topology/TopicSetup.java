@@ -97,14 +97,32 @@ public final class TopicSetup {
         }
     }
 
-    /** The topic's cleanup policy; a topic created a moment ago may not be known to every broker yet. */
+    /**
+     * The consensus topic's {@code max.message.bytes} (the topic's own or the broker's default): the
+     * largest record a seal may write ({@link RecordBound}). Read after {@link #ensure}.
+     */
+    public int maxMessageBytes(String consensus) {
+        String value = config(consensus).get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG).value();
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new TopicException("consensus topic '" + consensus + "' has max.message.bytes=" + value
+                + ", not a number", e);
+        }
+    }
+
+    /** The topic's cleanup policy. */
     private String cleanupPolicy(String name) {
+        return config(name).get(TopicConfig.CLEANUP_POLICY_CONFIG).value();
+    }
+
+    /** The topic's configuration; a topic created a moment ago may not be known to every broker yet. */
+    private Config config(String name) {
         ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, name);
         for (int attempt = 1; ; attempt++) {
             try {
-                Config config = admin.describeConfigs(List.of(resource)).all().get(TIMEOUT_S, TimeUnit.SECONDS)
+                return admin.describeConfigs(List.of(resource)).all().get(TIMEOUT_S, TimeUnit.SECONDS)
                     .get(resource);
-                return config.get(TopicConfig.CLEANUP_POLICY_CONFIG).value();
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || attempt == METADATA_ATTEMPTS) {
                     throw new TopicException("cannot read the configuration of topic '" + name + "': "

@@ -96,6 +96,20 @@ class SharedBatchRegistryTest {
         assertEquals(0, registry.liveBatches());
     }
 
+    @Test
+    void shouldWriteACopyAsBlobsHoweverSmallSoThatABatchRejectedForItsInlineDataComesBackAsBlobs() {
+        registry = new SharedBatchRegistry(NONE, blobs, schemas, new PartEncoder("null", BIG_PARTS), time,
+            BARRIER_TIMEOUT_MS, Long.MAX_VALUE, 2);
+        registry.addShard(new ShardSink(ORDERS, ORDERS + "/", "test-consensus/" + ORDERS, metrics, 1 << 16));
+
+        Batch minted = reportOf(registry.contribute(contribution(ORDERS, 0, 0, 1000, 2), false).orElseThrow());
+        Batch copy = reportOf(registry.contribute(contribution(ORDERS, 0, 0, 1000, 2), true).orElseThrow());
+
+        assertTrue(minted.getParts().stream().allMatch(part -> part.getInline() != null), "a small batch is inline");
+        assertTrue(copy.getParts().stream().allMatch(part -> part.getInline() == null),
+            "a copy piece is written as a blob: " + copy.getParts());
+    }
+
     // ---- best effort ----
 
     @Test

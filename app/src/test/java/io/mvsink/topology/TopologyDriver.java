@@ -3,10 +3,16 @@ package io.mvsink.topology;
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.BatchReport;
 import io.mvsink.codec.Codecs;
+import io.mvsink.protocol.SharedBatchRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Properties;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -23,8 +29,19 @@ final class TopologyDriver implements AutoCloseable {
     final TestInputTopic<byte[], byte[]> reports;
     final TestOutputTopic<byte[], byte[]> consensus;
 
+    /** This driver's own state directory: JVMs of other test runs on the machine use the default one. */
+    private final Path stateDir;
+    /** The batch registry {@link #close} closes too, or null if the test closes it. */
+    private SharedBatchRegistry owned;
+
     TopologyDriver(SinkContext sink) {
+        try {
+            stateDir = Files.createTempDirectory("mvsink-topology-driver");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         Properties props = new Properties();
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         driver = new TopologyTestDriver(SinkTopology.build(new SinkTopology.Topics("c", "r", "k", "d"), sink), props);
@@ -43,8 +60,23 @@ final class TopologyDriver implements AutoCloseable {
             Codecs.REPORT.encode(new BatchReport(batch, reporter, firstWriteAtMs))));
     }
 
+    /** A driver that closes its sink's batch registry when it closes. */
+    static TopologyDriver owningBatches(SinkContext sink) {
+        TopologyDriver topology = new TopologyDriver(sink);
+        topology.owned = sink.batches();
+        return topology;
+    }
+
     @Override
     public void close() {
         driver.close();
+        if (owned != null) {
+            owned.close();
+        }
+        try {
+            Utils.delete(stateDir.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }
