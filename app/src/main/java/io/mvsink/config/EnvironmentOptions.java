@@ -26,8 +26,9 @@ import org.apache.kafka.common.config.ConfigException;
  *       names neither a declared option nor a {@code streams.} one Kafka Streams takes, is an error
  *       naming it and the nearest variable that is one, so that a typo is never silently ignored.
  *       Variables without the prefix are not read;</li>
- *   <li>two variables are not options but logging's, read by the shipped {@code logback.xml}:
- *       {@value #LOG_FORMAT} ({@code text} or {@code json}) and {@value #LOG_LEVEL} (io.mvsink's level).
+ *   <li>three variables are not options but logging's, read by the shipped {@code logback.xml}:
+ *       {@value #LOG_FORMAT} ({@code text} or {@code json}), {@value #LOG_LEVEL} (mvsink's level) and
+ *       {@value #AZURE_LOG_LEVEL} (the Azure SDK's).
  *       They are checked here, since logback drops a line it cannot place without a word.</li>
  * </ul>
  */
@@ -36,12 +37,16 @@ public final class EnvironmentOptions {
     public static final String STREAMS_VARIABLE_PREFIX = PREFIX + "STREAMS_";
     /** The log layout, text or json (logback.xml); not an option. */
     public static final String LOG_FORMAT = PREFIX + "LOG_FORMAT";
-    /** The level of io.mvsink's loggers (logback.xml); not an option. */
+    /** The level of mvsink's loggers (io.mvsink and mvsink, logback.xml); not an option. */
     public static final String LOG_LEVEL = PREFIX + "LOG_LEVEL";
+    /** The level of the Azure SDK's loggers (com.azure, logback.xml; OFF by default); not an option. */
+    public static final String AZURE_LOG_LEVEL = PREFIX + "AZURE_LOG_LEVEL";
+    private static final Set<String> LEVELS = Set.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "OFF");
     /** Each logging variable's accepted values (as logback.xml reads them: the format's case matters). */
     private static final Map<String, Set<String>> LOGGING = Map.of(
         LOG_FORMAT, Set.of("text", "json"),
-        LOG_LEVEL, Set.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "OFF"));
+        LOG_LEVEL, LEVELS,
+        AZURE_LOG_LEVEL, LEVELS);
 
     private static final Pattern SPELLING = Pattern.compile("[A-Z0-9]+(_{1,3}[A-Z0-9]+)*");
     private static final Pattern UNDERSCORES = Pattern.compile("_+");
@@ -119,7 +124,7 @@ public final class EnvironmentOptions {
 
     private static void checkLogging(String variable, String value) {
         Set<String> accepted = LOGGING.get(variable);
-        String spelled = variable.equals(LOG_LEVEL) ? value.toUpperCase(Locale.ROOT) : value;
+        String spelled = accepted == LEVELS ? value.toUpperCase(Locale.ROOT) : value;
         if (!accepted.contains(spelled)) {
             throw new ConfigException(variable, value, "one of " + new TreeSet<>(accepted));
         }
