@@ -122,6 +122,11 @@ public final class EnvironmentOptions {
                 + STREAMS_VARIABLE_PREFIX + "X_Y is streams.x.y, which Kafka Streams must take)"));
     }
 
+    /** True if {@code variable} is one of logging's (read by logback.xml, not an option). */
+    static boolean isLogging(String variable) {
+        return LOGGING.containsKey(variable);
+    }
+
     private static void checkLogging(String variable, String value) {
         Set<String> accepted = LOGGING.get(variable);
         String spelled = accepted == LEVELS ? value.toUpperCase(Locale.ROOT) : value;

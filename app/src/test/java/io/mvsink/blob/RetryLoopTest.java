@@ -187,12 +187,14 @@ class RetryLoopTest {
         events.start();
         Level level = logger.getLevel();
         logger.setLevel(Level.DEBUG);
+        logger.setAdditive(false);
         logger.addAppender(events);
         try {
             assertThrows(BlobWriteFailedException.class, () -> loop.putIfAbsent(storage.thenFail(5, refused()), "k",
                 DATA, null));
         } finally {
             logger.detachAppender(events);
+            logger.setAdditive(true);
             logger.setLevel(level);
         }
         assertEquals(4, events.list.size(), events.list.toString());
