@@ -47,7 +47,8 @@ final class Outages {
         return new Outages(running);
     }
 
-    private static Optional<Long> firstRunning(List<String> lines) {
+    /** The wall-clock time of the first line of a child's log saying it runs, if any. */
+    static Optional<Long> firstRunning(List<String> lines) {
         for (String line : lines) {
             Matcher m = TIME.matcher(line);
             if (m.find() && line.contains("State transition from") && line.endsWith("to RUNNING")) {
