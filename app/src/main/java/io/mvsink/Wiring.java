@@ -5,9 +5,11 @@ import io.mvsink.batch.CoalescingMode;
 import io.mvsink.batch.PartEncoder;
 import io.mvsink.protocol.SharedBatchRegistry;
 import io.mvsink.blob.AzureBlobStore;
+import io.mvsink.blob.BlobException;
 import io.mvsink.blob.BlobOwner;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.blob.BlobStoreSettings;
+import io.mvsink.blob.BlobUnavailableException;
 import io.mvsink.config.BlobAccess;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.metrics.ShardMetrics;
@@ -54,6 +56,8 @@ public final class Wiring {
      *
      * @throws org.apache.kafka.common.config.ConfigException naming the options (or variables) the
      *     storage client refused, never their values
+     * @throws BlobException the container could not be created (storage unreachable, or refusing the
+     *     credentials), naming its URL and the options (or variables) to check
      */
     public static AzureBlobStore blobs(MvsinkConfig config, Map<String, String> env) {
         BlobAccess access = config.blobAccess(env);
@@ -71,7 +75,14 @@ public final class Wiring {
             throw access.invalid(refused);
         }
         if (access.isAccount()) {
-            store.ensureContainer();
+            try {
+                store.ensureContainer();
+            } catch (BlobUnavailableException e) {
+                throw new BlobUnavailableException(e.getMessage() + "; check " + access.source()
+                    + " and that its endpoint is reachable from here", e);
+            } catch (BlobException e) {
+                throw new BlobException(e.getMessage() + "; check " + access.source(), e);
+            }
         }
         return store;
     }

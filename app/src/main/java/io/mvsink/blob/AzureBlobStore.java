@@ -23,7 +23,8 @@ import java.util.Optional;
 /**
  * {@link BlobStore} on one Azure Blob Storage container, over the SDK's sync API and the JDK HTTP
  * client. The SDK's own retries are off: {@link RetryLoop} makes every retry, so that it can tell
- * "certainly not written" from "maybe written", and every request is counted. Thread-safe.
+ * "certainly not written" from "maybe written", and every request is counted; its errors name the
+ * container by its URL. Thread-safe.
  */
 public final class AzureBlobStore implements BlobStore {
     private static final String ETAG_ANY = "*";
@@ -47,8 +48,6 @@ public final class AzureBlobStore implements BlobStore {
     AzureBlobStore(BlobStoreSettings settings, Sleeper sleeper, java.net.http.HttpClient.Builder jdk) {
         this.timeout = settings.requestTimeout();
         this.counter = new WriteCountingPolicy();
-        this.retries = new RetryLoop(settings.container(), settings.maxAttempts(),
-                new Backoff(settings.initialBackoff(), settings.maxBackoff()), sleeper);
         HttpClient http = new JdkHttpClientBuilder(jdk)
                 .connectionTimeout(timeout)
                 .responseTimeout(timeout)
@@ -64,6 +63,15 @@ public final class AzureBlobStore implements BlobStore {
         settings.sasToken().ifPresent(builder::sasToken);
         settings.credential().ifPresent(builder::credential);
         this.container = builder.buildClient();
+        this.retries = new RetryLoop(url(container), settings.maxAttempts(),
+                new Backoff(settings.initialBackoff(), settings.maxBackoff()), sleeper);
+    }
+
+    /** The container's URL without its query (a SAS token given in the endpoint stays out of messages). */
+    private static String url(BlobContainerClient container) {
+        String url = container.getBlobContainerUrl();
+        int query = url.indexOf('?');
+        return query < 0 ? url : url.substring(0, query);
     }
 
     /** Creates the container if it does not exist yet (counted as a write request). */

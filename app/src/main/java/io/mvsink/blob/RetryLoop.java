@@ -4,20 +4,27 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Bounded retries with backoff. For the write-once put, it also keeps track of whether any
  * attempt may have written the blob, so that a failure is reported as certain only when it is:
- * once one attempt was ambiguous, every later failure is "maybe written".
+ * once one attempt was ambiguous, every later failure is "maybe written". Every retried attempt is
+ * logged at DEBUG with what it failed with; the failure it ends in names the container's location
+ * and what the last attempt failed with, in a few words ({@link #describe}).
  */
 final class RetryLoop {
-    private final String container;
+    private static final Logger LOG = LoggerFactory.getLogger(RetryLoop.class);
+
+    private final String location;
     private final int maxAttempts;
     private final Backoff backoff;
     private final Sleeper sleeper;
 
-    RetryLoop(String container, int maxAttempts, Backoff backoff, Sleeper sleeper) {
-        this.container = container;
+    /** {@code location} names the container in messages: its URL (without a query), or its name in tests. */
+    RetryLoop(String location, int maxAttempts, Backoff backoff, Sleeper sleeper) {
+        this.location = location;
         this.maxAttempts = maxAttempts;
         this.backoff = backoff;
         this.sleeper = sleeper;
@@ -25,7 +32,7 @@ final class RetryLoop {
 
     /** Writes {@code data} at {@code key} unless a blob is there; see {@link BlobStore#putIfAbsent}. */
     void putIfAbsent(BlobRequests requests, String key, byte[] data, String owner) {
-        String what = "put of " + data.length + " bytes at " + container + "/" + key;
+        String what = "put of " + data.length + " bytes at " + location + "/" + key;
         boolean maybeWritten = false;
         RuntimeException last = null;
         for (int attempt = 1; attempt <= maxAttempts; attempt++) {
@@ -51,21 +58,21 @@ final class RetryLoop {
     }
 
     /** Runs an idempotent request (read, list, delete), retrying what {@link WriteFailure#retriable()} allows. */
-    <T> T idempotent(String what, Supplier<T> request) {
+    <T> T idempotent(String request, Supplier<T> call) {
+        String what = request + " at " + location;
         RuntimeException last = null;
         for (int attempt = 1; attempt <= maxAttempts; attempt++) {
             pause(attempt, what, false, last);
             try {
-                return request.get();
+                return call.get();
             } catch (RuntimeException e) {
                 last = e;
                 if (!WriteFailure.classify(e).retriable()) {
-                    throw new BlobException(what + " at container " + container + " refused: " + e.getMessage(), e);
+                    throw new BlobException(what + " refused: " + describe(e), e);
                 }
             }
         }
-        throw new BlobUnavailableException(what + " at container " + container + " failed after " + maxAttempts
-                + " attempts: " + last, last);
+        throw new BlobUnavailableException(what + " failed after " + maxAttempts + " attempts: " + describe(last), last);
     }
 
     /**
@@ -95,6 +102,10 @@ final class RetryLoop {
             return;
         }
         Duration delay = backoff.beforeRetry(attempt - 1);
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("{}: attempt {} of {} failed, retrying in {} ms: {}", what, attempt - 1, maxAttempts,
+                delay.toMillis(), describe(last));
+        }
         try {
             sleeper.sleep(delay);
         } catch (InterruptedException e) {
@@ -104,7 +115,31 @@ final class RetryLoop {
     }
 
     private static BlobException failure(String message, boolean maybeWritten, Throwable cause) {
-        String text = message + (cause == null ? "" : ": " + cause.getMessage());
+        String text = message + (cause == null ? "" : ": " + describe(cause));
         return maybeWritten ? new BlobMaybeWrittenException(text, cause) : new BlobWriteFailedException(text, cause);
+    }
+
+    /**
+     * What a request failed with, in a few words: the first message of its cause chain that is not
+     * a wrapper's copy of its cause's, with its class, else the class of the first exception that is
+     * no such wrapper (the JDK's connect failures have no message at all); "could not connect" when
+     * the request never reached storage.
+     */
+    static String describe(Throwable failure) {
+        Throwable silent = null;
+        String said = null;
+        for (Throwable t = failure; t != null && said == null && t.getCause() != t; t = t.getCause()) {
+            String message = t.getMessage();
+            if (t.getCause() != null && message != null && message.equals(t.getCause().toString())) {
+                continue;
+            }
+            if (message != null) {
+                said = t.getClass().getName() + ": " + message;
+            } else if (silent == null) {
+                silent = t;
+            }
+        }
+        String text = said != null ? said : (silent != null ? silent : failure).getClass().getName();
+        return WriteFailure.classify(failure) == WriteFailure.NOT_SENT ? "could not connect (" + text + ")" : text;
     }
 }

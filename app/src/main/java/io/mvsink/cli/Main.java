@@ -1,6 +1,7 @@
 package io.mvsink.cli;
 
-import java.io.PrintWriter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -9,7 +10,11 @@ import picocli.CommandLine.ScopeType;
 
 /**
  * The {@code mvsink} command line: the only room that knows picocli. Every command inherits
- * {@code --help}, {@code --version} and {@code --verbose}; exit codes are {@link ExitCodes}.
+ * {@code --help}, {@code --version} and {@code --verbose}; exit codes are {@link ExitCodes}. What
+ * the command line says about itself (a command's start and stop, the error it failed with) goes
+ * through the logger {@value #LOGGER}, so that it comes out in the log format chosen (README
+ * "Logging"); a command's results go to stdout, and picocli's usage help for a command line it cannot
+ * parse to stderr, as they are.
  */
 @Command(name = "mvsink", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
     scope = ScopeType.INHERIT,
@@ -18,6 +23,8 @@ import picocli.CommandLine.ScopeType;
         BenchCommand.class, OptionsCommand.class, TopologyCommand.class, HealthCommand.class})
 public final class Main {
     static final String VERBOSE = "--verbose";
+    /** The logger of the command line's own lines: lifecycle and fatal. */
+    static final String LOGGER = "mvsink";
     private static final int MAX_CAUSES = 20;
 
     @Option(names = VERBOSE, scope = ScopeType.INHERIT,
@@ -50,20 +57,28 @@ public final class Main {
     public static int execute(String... args) {
         CommandLine cli = new CommandLine(new Main());
         cli.setExecutionExceptionHandler((e, commandLine, parsed) -> {
-            report(e, verbose(parsed), commandLine.getErr());
+            report(e, verbose(parsed));
             return ExitCodes.FAILURE;
         });
         return cli.execute(args);
     }
 
     /** One line naming what failed; with {@code --verbose} a line per cause after it. */
-    static void report(Throwable e, boolean verbose, PrintWriter err) {
-        err.println("mvsink: " + describe(e));
+    static void report(Throwable e, boolean verbose) {
+        Logger log = log();
+        log.error(describe(e));
         Throwable cause = e.getCause();
         for (int depth = 0; verbose && cause != null && depth < MAX_CAUSES; depth++, cause = cause.getCause()) {
-            err.println("  caused by " + cause.getClass().getName() + ": " + cause.getMessage());
+            log.error("caused by {}: {}", cause.getClass().getName(), cause.getMessage());
         }
-        err.flush();
+    }
+
+    /**
+     * The logger {@value #LOGGER}, looked up when first used: logback starts with it, and
+     * {@link #asyncStagesOnAPool} must run before anything loads {@code CompletableFuture}.
+     */
+    static Logger log() {
+        return LoggerFactory.getLogger(LOGGER);
     }
 
     private static String describe(Throwable e) {

@@ -3,6 +3,7 @@ package io.mvsink.cli;
 import io.mvsink.MvsinkApp;
 import io.mvsink.Wiring;
 import io.mvsink.config.MvsinkConfig;
+import io.mvsink.metrics.ShardLogContext;
 import io.mvsink.ops.Health;
 import io.mvsink.ops.OpsServer;
 import io.mvsink.ops.ScrapeRegistry;
@@ -10,6 +11,7 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.streams.KafkaStreams;
+import org.slf4j.Logger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -23,26 +25,34 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         MvsinkConfig config = settings.config();
+        try (ShardLogContext.Scope scope = ShardLogContext.enter(config.shard())) {
+            return run(config, Main.log());
+        }
+    }
+
+    /** Runs the shard of {@code config}; its lifecycle lines (shard in the MDC) go to {@code log}. */
+    private static int run(MvsinkConfig config, Logger log) throws InterruptedException {
+        log.info("starting");
         MvsinkApp.Dependencies deps = Wiring.dependencies(config);
         MvsinkApp app = new MvsinkApp(config, deps);
         CountDownLatch stopped = new CountDownLatch(1);
         OpsServer ops = opsServer(config, app);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            System.err.println("mvsink: stopping shard " + config.shard() + " (committing, closing builders)");
+        Runtime.getRuntime().addShutdownHook(new Thread(ShardLogContext.wrap(config.shard(), () -> {
+            log.info("stopping: committing, closing builders");
             if (ops != null) {
                 ops.close();
             }
             app.close(Duration.ofSeconds(30));
             deps.close();
-            System.err.println("mvsink: stopped shard " + config.shard());
+            log.info("stopped");
             stopped.countDown();
-        }, "mvsink-shutdown"));
+        }), "mvsink-shutdown"));
         app.start();
-        System.err.println("mvsink: shard " + config.shard() + " running; Ctrl-C to stop");
+        log.info("started; SIGTERM or Ctrl-C stops it gracefully");
         while (stopped.getCount() > 0) {
             if (app.state() == KafkaStreams.State.ERROR || app.state() == KafkaStreams.State.NOT_RUNNING) {
-                System.err.println("mvsink: the app stopped (" + app.state() + ")"
-                    + app.failure().map(RunCommand::rootMessage).map(m -> ": " + m).orElse("") + "; see the log above");
+                log.error("the app stopped ({}){}; see the log above", app.state(),
+                    app.failure().map(RunCommand::rootMessage).map(m -> ": " + m).orElse(""));
                 return 1;
             }
             stopped.await(1, java.util.concurrent.TimeUnit.SECONDS);
@@ -60,7 +70,7 @@ final class RunCommand implements Callable<Integer> {
         OpsServer server = OpsServer.start(port, live -> Health.of(app.state(), app.metrics().sealProgress(),
             System.currentTimeMillis(), stallMs, live),
             ScrapeRegistry.of(app.metrics(), app::shardMetrics, app::kafkaMetrics));
-        System.err.println("mvsink: health at http://<host>:" + server.port() + "/health, metrics at /metrics");
+        Main.log().info("health at http://<host>:{}/health, metrics at /metrics", server.port());
         return server;
     }
 

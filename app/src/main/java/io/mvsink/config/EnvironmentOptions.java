@@ -26,9 +26,9 @@ import org.apache.kafka.common.config.ConfigException;
  *       names neither a declared option nor a {@code streams.} one Kafka Streams takes, is an error
  *       naming it and the nearest variable that is one, so that a typo is never silently ignored.
  *       Variables without the prefix are not read;</li>
- *   <li>two variables are not options but logging's, read by the shipped {@code logback.xml}:
- *       {@value #LOG_FORMAT} ({@code text} or {@code json}), {@value #LOG_LEVEL} (io.mvsink's level) and
- *       {@value #LAUNCH_LOG} (the launch's timeline at DEBUG).
+ *   <li>four variables are not options but logging's, read by the shipped {@code logback.xml}:
+ *       {@value #LOG_FORMAT} ({@code text} or {@code json}), {@value #LOG_LEVEL} (mvsink's level),
+ *       {@value #AZURE_LOG_LEVEL} (the Azure SDK's) and {@value #LAUNCH_LOG} (the launch's timeline at DEBUG).
  *       They are checked here, since logback drops a line it cannot place without a word.</li>
  * </ul>
  */
@@ -37,15 +37,19 @@ public final class EnvironmentOptions {
     public static final String STREAMS_VARIABLE_PREFIX = PREFIX + "STREAMS_";
     /** The log layout, text or json (logback.xml); not an option. */
     public static final String LOG_FORMAT = PREFIX + "LOG_FORMAT";
-    /** The level of io.mvsink's loggers (logback.xml); not an option. */
+    /** The level of mvsink's loggers (io.mvsink and mvsink, logback.xml); not an option. */
     public static final String LOG_LEVEL = PREFIX + "LOG_LEVEL";
+    /** The level of the Azure SDK's loggers (com.azure, logback.xml; OFF by default); not an option. */
+    public static final String AZURE_LOG_LEVEL = PREFIX + "AZURE_LOG_LEVEL";
     /** The level of the launch's timeline (logback.xml, metrics.LaunchLog): DEBUG shows it; not an option. */
     public static final String LAUNCH_LOG = PREFIX + "LAUNCH_LOG";
+    private static final Set<String> LEVELS = Set.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "OFF");
     /** Each logging variable's accepted values (as logback.xml reads them: the format's case matters). */
     private static final Map<String, Set<String>> LOGGING = Map.of(
         LOG_FORMAT, Set.of("text", "json"),
-        LOG_LEVEL, Set.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "OFF"),
-        LAUNCH_LOG, Set.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "OFF"));
+        LOG_LEVEL, LEVELS,
+        AZURE_LOG_LEVEL, LEVELS,
+        LAUNCH_LOG, LEVELS);
 
     private static final Pattern SPELLING = Pattern.compile("[A-Z0-9]+(_{1,3}[A-Z0-9]+)*");
     private static final Pattern UNDERSCORES = Pattern.compile("_+");
@@ -121,9 +125,14 @@ public final class EnvironmentOptions {
                 + STREAMS_VARIABLE_PREFIX + "X_Y is streams.x.y, which Kafka Streams must take)"));
     }
 
+    /** True if {@code variable} is one of logging's (read by logback.xml, not an option). */
+    static boolean isLogging(String variable) {
+        return LOGGING.containsKey(variable);
+    }
+
     private static void checkLogging(String variable, String value) {
         Set<String> accepted = LOGGING.get(variable);
-        String spelled = !variable.equals(LOG_FORMAT) ? value.toUpperCase(Locale.ROOT) : value;
+        String spelled = accepted == LEVELS ? value.toUpperCase(Locale.ROOT) : value;
         if (!accepted.contains(spelled)) {
             throw new ConfigException(variable, value, "one of " + new TreeSet<>(accepted));
         }

@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.http.HttpTimeoutException;
@@ -13,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 class RetryLoopTest {
     private static final byte[] DATA = {1, 2, 3};
@@ -161,6 +166,45 @@ class RetryLoopTest {
             throw refused();
         }));
         assertEquals(4, sleeps.size());
+    }
+
+    @Test
+    void shouldSayWhereAndWhyTheLastAttemptFailedWhenNoMessageInItsChainDoes() {
+        RuntimeException silent = new RuntimeException(new ConnectException());
+
+        BlobUnavailableException e = assertThrows(BlobUnavailableException.class,
+            () -> loop.idempotent("create container", () -> {
+                throw silent;
+            }));
+        assertEquals("create container at parts failed after 5 attempts: could not connect "
+            + "(java.net.ConnectException)", e.getMessage());
+    }
+
+    @Test
+    void shouldLogEveryRetriedAttemptAtDebugAndNothingAbove() {
+        Logger logger = (Logger) LoggerFactory.getLogger(RetryLoop.class);
+        ListAppender<ILoggingEvent> events = new ListAppender<>();
+        events.start();
+        Level level = logger.getLevel();
+        logger.setLevel(Level.DEBUG);
+        logger.setAdditive(false);
+        logger.addAppender(events);
+        try {
+            assertThrows(BlobWriteFailedException.class, () -> loop.putIfAbsent(storage.thenFail(5, refused()), "k",
+                DATA, null));
+        } finally {
+            logger.detachAppender(events);
+            logger.setAdditive(true);
+            logger.setLevel(level);
+        }
+        assertEquals(4, events.list.size(), events.list.toString());
+        for (int i = 0; i < 4; i++) {
+            ILoggingEvent event = events.list.get(i);
+            assertEquals(Level.DEBUG, event.getLevel());
+            assertEquals("put of 3 bytes at parts/k: attempt " + (i + 1) + " of 5 failed, retrying in "
+                + sleeps.get(i).toMillis() + " ms: could not connect (java.net.ConnectException: Connection refused)",
+                event.getFormattedMessage());
+        }
     }
 
     private static RuntimeException timeout() {

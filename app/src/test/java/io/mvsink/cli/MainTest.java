@@ -17,6 +17,8 @@ import picocli.CommandLine;
 
 /** The command line as its users expect it: help, version, exit codes and errors, decided without a broker. */
 class MainTest {
+    /** How a fatal line reads in the text layout (logback-test.xml, as the shipped one): level, logger, message. */
+    private static final String FATAL = " ERROR " + Main.LOGGER + " - ";
     private static final String BAD_CONNECTION_STRING = "AccountKey=s3cret-not-a-connection-string";
     private static final List<String> BAD_BLOB_OPTIONS = List.of("--set", "bootstrap.servers=127.0.0.1:1",
         "--set", "corrections.topic=orders", "--set", "schema.registry.url=http://127.0.0.1:1",
@@ -53,7 +55,7 @@ class MainTest {
         assertEquals(ExitCodes.FAILURE, gc.code, gc.err);
         assertTrue(gc.err.contains("blob.connection.string"), gc.err);
         assertFalse(gc.err.contains("s3cret"), gc.err);
-        assertEquals(1, gc.err.lines().filter(line -> line.startsWith("mvsink: ")).count(), gc.err);
+        assertEquals(1, gc.err.lines().filter(line -> line.contains(FATAL)).count(), gc.err);
         assertFalse(gc.err.contains("caused by"), gc.err);
     }
 
@@ -94,7 +96,7 @@ class MainTest {
             "--set", "num.stream.threads=0");
 
         assertEquals(ExitCodes.FAILURE, run.code, run.err);
-        assertTrue(run.err.startsWith("mvsink: 5 configuration errors"), run.err);
+        assertTrue(run.err.lines().findFirst().orElseThrow().contains(FATAL + "5 configuration errors"), run.err);
         for (String expected : new String[] {"corrections.topic", "batch.intervl.ms (did you mean batch.interval.ms?)",
             "abc for configuration streams.transaction.timeout.ms",
             "streams.producer.lingr.ms (did you mean streams.producer.linger.ms?)",

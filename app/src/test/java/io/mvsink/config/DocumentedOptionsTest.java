@@ -124,8 +124,7 @@ class DocumentedOptionsTest {
         if (PLACEHOLDER_VARIABLE.matcher(variable).matches()) {
             return null;
         }
-        boolean logging = variable.equals(EnvironmentOptions.LOG_FORMAT) || variable.equals(EnvironmentOptions.LOG_LEVEL)
-            || variable.equals(EnvironmentOptions.LAUNCH_LOG);
-        return logging || EnvironmentOptions.optionOf(variable) != null ? "" : "names no option";
+        return EnvironmentOptions.isLogging(variable) || EnvironmentOptions.optionOf(variable) != null ? ""
+            : "names no option";
     }
 }

@@ -124,12 +124,13 @@ class EnvironmentOptionsTest {
     @Test
     void shouldLeaveTheLoggingVariablesToLogbackButCheckTheirValues() {
         Map<String, String> options = EnvironmentOptions.fromEnvironment(Map.of(
-            "MVSINK_LOG_FORMAT", "json", "MVSINK_LOG_LEVEL", "debug", "MVSINK_LAUNCH_LOG", "DEBUG",
+            "MVSINK_LOG_FORMAT", "json", "MVSINK_LOG_LEVEL", "debug", "MVSINK_AZURE_LOG_LEVEL", "warn",
+            "MVSINK_LAUNCH_LOG", "DEBUG",
             "MVSINK_BOOTSTRAP_SERVERS", "kafka:9092"));
 
         assertEquals(Map.of("bootstrap.servers", "kafka:9092"), options);
         Map<String, String> bad = Map.of("MVSINK_LOG_FORMAT", "JSON", "MVSINK_LOG_LEVEL", "loud",
-            "MVSINK_LAUNCH_LOG", "yes");
+            "MVSINK_AZURE_LOG_LEVEL", "verbose", "MVSINK_LAUNCH_LOG", "yes");
         bad.forEach((variable, value) -> {
             ConfigException e = assertThrows(ConfigException.class,
                 () -> EnvironmentOptions.fromEnvironment(Map.of(variable, value)), variable);

@@ -18,11 +18,11 @@ import java.util.concurrent.TimeUnit;
 final class ChildApp implements AutoCloseable {
     /** The library loggers the shipped logback.xml quiets (see there why). */
     private static final Map<String, String> QUIETED = Map.of(
-        "com.azure.core.http.jdk.httpclient.JdkHttpClient", "ERROR",
         "org.apache.kafka.clients.producer.internals.Sender", "ERROR",
         "org.apache.kafka.streams.processor.internals.StateDirectory", "ERROR",
         "org.apache.kafka.streams.StreamsConfig", "ERROR",
-        "reactor.core.publisher.Operators", "OFF");
+        "reactor.core.publisher.Operators", "OFF",
+        "com.azure", "OFF");
 
     private final Process process;
     private final Path log;
@@ -56,7 +56,7 @@ final class ChildApp implements AutoCloseable {
             + "  <statusListener class=\"ch.qos.logback.core.status.NopStatusListener\"/>\n"
             + "  <appender name=\"text\" class=\"ch.qos.logback.core.ConsoleAppender\">\n"
             + "    <target>System.err</target>\n"
-            + "    <encoder><pattern>%d{HH:mm:ss.SSS} [%thread] %-5level %logger{0}"
+            + "    <encoder><pattern>%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} [%thread] %-5level %logger{0}"
             + "%replace( shard %X{shard}){' shard $', ''} - %msg%n</pattern></encoder>\n"
             + "  </appender>\n");
         Map<String, String> all = new LinkedHashMap<>(QUIETED);
@@ -71,6 +71,16 @@ final class ChildApp implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * The JVM options that have a child log as the jar does, with the jar's own logback.xml (not
+     * logback-test.xml, which comes first on this classpath), in {@code format} (text or json).
+     */
+    static List<String> shippedLogging(String format) {
+        // a URL: in a file under target/classes, or in the jar under failsafe
+        return List.of("-Dlogback.configurationFile=" + ChildApp.class.getResource("/logback.xml"),
+            "-DMVSINK_LOG_FORMAT=" + format);
     }
 
     Process process() {

@@ -3,9 +3,7 @@ package io.mvsink.it;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDate;
-import java.time.LocalTime;
-import java.time.ZoneId;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -18,11 +16,11 @@ import java.util.regex.Pattern;
  * RUNNING} (its first stream thread or the client) until the fleet killed or stopped it. A stall that
  * spans an outage (every instance killed, stopped or still starting: under the chaos a restarted JVM
  * takes 15-20 s to run on two busy cores) cannot end before an instance runs again, whatever the sink
- * does; {@link #longestStallOutside} takes the outages out of each stall. Log times are this machine's wall clock (today's date: a run across
- * midnight is not handled).
+ * does; {@link #longestStallOutside} takes the outages out of each stall. Log times are this machine's wall clock,
+ * ISO-8601 with the offset, as the children's text layout writes them.
  */
 final class Outages {
-    private static final Pattern TIME = Pattern.compile("^(\\d\\d:\\d\\d:\\d\\d\\.\\d\\d\\d) ");
+    private static final Pattern TIME = Pattern.compile("^(\\d{4}-\\d\\d-\\d\\dT\\S+) ");
 
     /** One child's running window, wall-clock milliseconds. */
     record Window(long fromMs, long toMs) {
@@ -49,12 +47,12 @@ final class Outages {
         return new Outages(running);
     }
 
-    private static Optional<Long> firstRunning(List<String> lines) {
+    /** The wall-clock time of the first line of a child's log saying it runs, if any. */
+    static Optional<Long> firstRunning(List<String> lines) {
         for (String line : lines) {
             Matcher m = TIME.matcher(line);
             if (m.find() && line.contains("State transition from") && line.endsWith("to RUNNING")) {
-                return Optional.of(LocalTime.parse(m.group(1)).atDate(LocalDate.now()).atZone(ZoneId.systemDefault())
-                    .toInstant().toEpochMilli());
+                return Optional.of(OffsetDateTime.parse(m.group(1)).toInstant().toEpochMilli());
             }
         }
         return Optional.empty();

@@ -96,7 +96,7 @@ class SecretsIT {
         List<String> args = new java.util.ArrayList<>(List.of("snapshot"));
         both.forEach((k, v) -> args.addAll(List.of("--set", k + "=" + v)));
         String cli = run(true, args.toArray(String[]::new));
-        assertTrue(cli.contains("mvsink:") && cli.contains(MvsinkConfig.BLOB_CONNECTION_STRING), cli);
+        assertTrue(cli.contains(" ERROR mvsink - ") && cli.contains(MvsinkConfig.BLOB_CONNECTION_STRING), cli);
         assertNoSecret("the snapshot command on a connection string with a SAS token", cli, accountKey);
     }
 

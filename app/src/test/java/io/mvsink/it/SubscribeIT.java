@@ -142,7 +142,7 @@ class SubscribeIT {
                     String ofReturns = new ResumeToken(ours.consensusTopic(), "returns", ours.seqno(), ours.upper())
                         .toString();
                     String said = CliSubscriber.start(sink, "other-shard", List.of("--resume", ofReturns)).exited(1);
-                    assertTrue(said.contains("mvsink: --resume: token " + ofReturns + " is of shard returns on "
+                    assertTrue(said.contains("ERROR mvsink - --resume: token " + ofReturns + " is of shard returns on "
                         + "consensus topic " + ours.consensusTopic() + ", not of shard " + ours.shard()), said);
                 }
             }

@@ -28,6 +28,9 @@ import org.slf4j.MDC;
 class ShippedLoggingTest {
     private static final String FORMAT = "MVSINK_LOG_FORMAT";
     private static final String LEVEL = "MVSINK_LOG_LEVEL";
+    private static final String AZURE_LEVEL = "MVSINK_AZURE_LOG_LEVEL";
+    /** ISO-8601: the local date and time to the millisecond, with the offset. */
+    private static final String ISO_DATE = "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}(Z|[+-]\\d\\d:\\d\\d)";
 
     @Test
     void shouldWriteOneJsonObjectPerLineWithTheShardAndTheMessage() throws Exception {
@@ -62,9 +65,8 @@ class ShippedLoggingTest {
 
         String[] lines = out.toString(StandardCharsets.UTF_8).split("\n");
         assertEquals(2, lines.length, String.join("\n", lines));
-        assertTrue(lines[0].matches("\\d\\d:\\d\\d:\\d\\d\\.\\d{3} \\[.+] INFO  GcService shard orders - blob gc off"),
-            lines[0]);
-        assertTrue(lines[1].matches("\\d\\d:\\d\\d:\\d\\d\\.\\d{3} \\[.+] INFO  Main - no shard here"), lines[1]);
+        assertTrue(lines[0].matches(ISO_DATE + " \\[.+] INFO  GcService shard orders - blob gc off"), lines[0]);
+        assertTrue(lines[1].matches(ISO_DATE + " \\[.+] INFO  Main - no shard here"), lines[1]);
     }
 
     @Test
@@ -73,11 +75,16 @@ class ShippedLoggingTest {
         LoggerContext context = shipped(Map.of());
 
         for (String library : new String[] {"org.apache.kafka.clients.consumer.KafkaConsumer",
-            "org.apache.kafka.streams.KafkaStreams", "com.azure.storage.blob.BlobClient", "org.apache.avro.Schema"}) {
+            "org.apache.kafka.streams.KafkaStreams", "org.apache.avro.Schema"}) {
             assertEquals(Level.WARN, context.getLogger(library).getEffectiveLevel(), library);
         }
         assertEquals(Level.INFO, context.getLogger("io.mvsink.MvsinkApp").getEffectiveLevel());
         assertEquals(Level.INFO, context.getLogger("io.mvsink.protocol.Contributor").getEffectiveLevel());
+        assertEquals(Level.INFO, context.getLogger("mvsink").getEffectiveLevel(), "the lifecycle and fatal lines");
+        for (String azure : new String[] {"com.azure.storage.blob.BlobContainerClient",
+            "com.azure.storage.common.policy.RequestRetryPolicy", "com.azure.identity.DefaultAzureCredential"}) {
+            assertEquals(Level.OFF, context.getLogger(azure).getEffectiveLevel(), azure + ": mvsink reports what it throws");
+        }
         assertEquals(Level.ERROR, context.getLogger("org.apache.kafka.streams.StreamsConfig").getEffectiveLevel());
         assertEquals(Level.OFF, context.getLogger("reactor.core.publisher.Operators").getEffectiveLevel());
         assertTrue(context.getStatusManager().getCopyOfStatusListenerList().stream()
@@ -92,6 +99,15 @@ class ShippedLoggingTest {
 
         assertEquals(Level.DEBUG, context.getLogger("io.mvsink.topology.AppenderProcessor").getEffectiveLevel());
         assertEquals(Level.WARN, context.getLogger("org.apache.kafka.clients.producer.KafkaProducer").getEffectiveLevel());
+        assertEquals(Level.DEBUG, context.getLogger("mvsink").getEffectiveLevel());
+    }
+
+    @Test
+    void shouldSetTheAzureSdksLevelFromItsVariable() throws Exception {
+        LoggerContext context = shipped(Map.of(AZURE_LEVEL, "WARN"));
+
+        assertEquals(Level.WARN, context.getLogger("com.azure.storage.blob.BlobContainerClient").getEffectiveLevel());
+        assertEquals(Level.INFO, context.getLogger("io.mvsink.blob.RetryLoop").getEffectiveLevel());
     }
 
     @Test
@@ -102,7 +118,7 @@ class ShippedLoggingTest {
         int libraries = 0;
         for (ch.qos.logback.classic.Logger logger : shipped.getLoggerList()) {
             String name = logger.getName();
-            if (logger.getLevel() != null && !name.startsWith("io.mvsink")) {
+            if (logger.getLevel() != null && !name.startsWith("io.mvsink") && !name.equals("mvsink")) {
                 assertEquals(logger.getLevel(), tests.getLogger(name).getLevel(), name);
                 libraries++;
             }
@@ -133,7 +149,7 @@ class ShippedLoggingTest {
         LoggerContext context = new LoggerContext();
         context.setMDCAdapter(MDC.getMDCAdapter());
         Map<String, String> previous = new java.util.HashMap<>();
-        for (String name : new String[] {FORMAT, LEVEL}) {
+        for (String name : new String[] {FORMAT, LEVEL, AZURE_LEVEL}) {
             previous.put(name, System.getProperty(name));
             System.clearProperty(name);
         }
