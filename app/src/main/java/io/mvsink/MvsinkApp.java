@@ -24,6 +24,7 @@ import io.mvsink.topology.AdminPartitionCountProbe;
 import io.mvsink.topology.DeadLetterReason;
 import io.mvsink.topology.SinkContext;
 import io.mvsink.topology.SinkTopology;
+import io.mvsink.topology.TopicSettings;
 import io.mvsink.topology.TopicSetup;
 import java.time.Duration;
 import java.util.Map;
@@ -34,6 +35,7 @@ import java.util.concurrent.Executors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.ProducerFencedException;
@@ -110,7 +112,7 @@ public final class MvsinkApp implements AutoCloseable {
         int partitions;
         BlobOwner owner;
         try {
-            partitions = new TopicSetup(admin).ensure(topics);
+            partitions = new TopicSetup(admin, topicSettings()).ensure(topics);
             requireShardPlacement(partitions);
             owner = Wiring.blobOwner(config, admin);
         } catch (RuntimeException e) {
@@ -234,6 +236,16 @@ public final class MvsinkApp implements AutoCloseable {
         return config.kafkaClientProps();
     }
 
+    /** How mvsink creates its topics: {@link MvsinkConfig#TOPICS_REPLICATION_FACTOR} and {@link MvsinkConfig#TOPICS_MIN_INSYNC_REPLICAS}. */
+    TopicSettings topicSettings() {
+        return new TopicSettings(config.getInt(MvsinkConfig.TOPICS_REPLICATION_FACTOR),
+            config.getInt(MvsinkConfig.TOPICS_MIN_INSYNC_REPLICAS));
+    }
+
+    /**
+     * Kafka Streams' properties: mvsink's fixed settings, the {@code streams.} options, and, unless
+     * those set them, the replication of Kafka Streams' internal topics as mvsink's own topics have it.
+     */
     Properties streamsProps() {
         Properties props = new Properties();
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
@@ -241,6 +253,12 @@ public final class MvsinkApp implements AutoCloseable {
         props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.ByteArraySerde.class);
         props.put("processing.exception.handler.global.enabled", true);
         props.putAll(config.streamsOverrides());
+        TopicSettings topicSettings = topicSettings();
+        topicSettings.replication().ifPresent(r -> props.putIfAbsent(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) r));
+        if (topicSettings.minInsyncReplicas() > 0) {
+            props.putIfAbsent(StreamsConfig.topicPrefix(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG),
+                Integer.toString(topicSettings.minInsyncReplicas()));
+        }
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.getString(MvsinkConfig.BOOTSTRAP_SERVERS));
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.getInt(MvsinkConfig.NUM_STREAM_THREADS));
