@@ -31,6 +31,8 @@ public final class MvsinkConfig extends AbstractConfig {
     public static final String REPORTS_TOPIC = "reports.topic";
     public static final String CONSENSUS_TOPIC = "consensus.topic";
     public static final String DEAD_LETTER_TOPIC = "dead.letter.topic";
+    public static final String TOPICS_REPLICATION_FACTOR = "topics.replication.factor";
+    public static final String TOPICS_MIN_INSYNC_REPLICAS = "topics.min.insync.replicas";
     public static final String BATCH_INTERVAL_MS = "batch.interval.ms";
     public static final String COALESCING_MODE = "coalescing.mode";
     public static final String NUM_STREAM_THREADS = "num.stream.threads";
@@ -91,6 +93,18 @@ public final class MvsinkConfig extends AbstractConfig {
             "Compacted topic of compare-and-append records; empty means <application.id>-consensus.")
         .define(DEAD_LETTER_TOPIC, Type.STRING, "", Importance.MEDIUM,
             "Topic for bad input, with headers that say why; empty means <application.id>-dead-letter.")
+        .define(TOPICS_REPLICATION_FACTOR, Type.INT, -1, brokerDefaultOr(Short.MAX_VALUE), Importance.HIGH,
+            "Replication factor of the topics mvsink creates (consensus, reports, dead-letter); -1: the broker's "
+                + "default.replication.factor. Kafka Streams' replication.factor (its changelog and repartition "
+                + "topics) follows it unless " + STREAMS_PREFIX + "replication.factor is set. The consensus topic is "
+                + "the shard's only ledger: run 3 in production (at start a WARN names a consensus topic with fewer "
+                + "replicas). An existing topic is checked, never changed.")
+        .define(TOPICS_MIN_INSYNC_REPLICAS, Type.INT, -1, brokerDefaultOr(Short.MAX_VALUE), Importance.HIGH,
+            "min.insync.replicas of the topics mvsink creates and, unless " + STREAMS_PREFIX
+                + "topic.min.insync.replicas is set, of Kafka Streams' internal topics; -1: the broker's default. "
+                + "mvsink's exactly-once producers write with acks=all, so a write needs this many replicas in sync: "
+                + "run 2 with 3 replicas in production (at start a WARN names a consensus topic below 2). At most "
+                + TOPICS_REPLICATION_FACTOR + ".")
         .define(BATCH_INTERVAL_MS, Type.LONG, 1000L, between(1L, 86_400_000L), Importance.HIGH,
             "Width of the interval grid: updates are grouped into batches per [k*interval, (k+1)*interval).")
         .define(COALESCING_MODE, Type.STRING, MODE_BARRIER, ValidString.in(MODE_NONE, MODE_BEST_EFFORT, MODE_BARRIER),
@@ -371,6 +385,24 @@ public final class MvsinkConfig extends AbstractConfig {
             }
         });
         errors.check(this::checkGcGrace);
+        errors.check(() -> {
+            int replicas = getInt(TOPICS_REPLICATION_FACTOR);
+            int insync = getInt(TOPICS_MIN_INSYNC_REPLICAS);
+            if (replicas > 0 && insync > replicas) {
+                throw new ConfigException(TOPICS_MIN_INSYNC_REPLICAS, insync, "must be at most "
+                    + TOPICS_REPLICATION_FACTOR + " (" + replicas + "): no write to the topics would ever succeed");
+            }
+        });
+    }
+
+    /** -1 (the broker's default) or 1 to {@code max}. */
+    private static ConfigDef.Validator brokerDefaultOr(int max) {
+        return ConfigDef.LambdaValidator.with((name, value) -> {
+            int n = (Integer) value;
+            if (n != -1 && (n < 1 || n > max)) {
+                throw new ConfigException(name, value, "must be -1 (the broker's default) or 1 to " + max);
+            }
+        }, () -> "-1 or [1,...," + max + "]");
     }
 
     private void checkGcGrace() {

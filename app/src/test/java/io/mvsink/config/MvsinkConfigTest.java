@@ -152,6 +152,17 @@ class MvsinkConfigTest {
     }
 
     @Test
+    void shouldRefuseATopicReplicationThatNoWriteCouldMeet() {
+        assertRefused(MvsinkConfig.TOPICS_MIN_INSYNC_REPLICAS, "3", MvsinkConfig.TOPICS_REPLICATION_FACTOR, "2");
+        assertRefused(MvsinkConfig.TOPICS_REPLICATION_FACTOR, "0");
+        assertRefused(MvsinkConfig.TOPICS_MIN_INSYNC_REPLICAS, "-2");
+        MvsinkConfig config = config(MvsinkConfig.TOPICS_REPLICATION_FACTOR, "3",
+            MvsinkConfig.TOPICS_MIN_INSYNC_REPLICAS, "2");
+        assertEquals(3, config.getInt(MvsinkConfig.TOPICS_REPLICATION_FACTOR));
+        assertEquals(-1, config().getInt(MvsinkConfig.TOPICS_MIN_INSYNC_REPLICAS), "the broker's default");
+    }
+
+    @Test
     void shouldRefuseACorrectionsTopicThatIsAlsoTheDerivedReportsTopic() {
         assertRefused(MvsinkConfig.CORRECTIONS_TOPIC, "mvsink-reports");
     }
