@@ -59,7 +59,8 @@ class RoomsTest {
     private static final Map<String, Set<String>> LIBRARIES = Map.of(
         "com.azure", Set.of("blob"),
         "picocli", Set.of("cli"),
-        "org.apache.kafka.streams", Set.of(APP, "topology", "config", "ops", "cli", "bench"));
+        "org.apache.kafka.streams", Set.of(APP, "topology", "config", "ops", "cli", "bench"),
+        "org.rocksdb", Set.of("topology"));
 
     @Test
     void shouldImportOnlyAcrossTheRoomsTheMapAllows() {
