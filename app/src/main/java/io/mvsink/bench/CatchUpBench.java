@@ -48,14 +48,7 @@ public final class CatchUpBench {
         List<SubscriberFigures> subscribers = new ArrayList<>();
         System.err.println("bench: starting Kafka, Apicurio Registry and Azurite on 127.0.0.1; child logs in " + work);
         try (LocalStack stack = LocalStackLauncher.start(LocalStackOptions.defaults().withVerbose(true))) {
-            Map<String, Object> client = Map.of("bootstrap.servers", stack.bootstrapServers());
-            PreloadPlan plan = PreloadPlan.of(options.updates(), options.updatesPerStep(), options.intervalMs(),
-                options.alignMs(), System.currentTimeMillis(), WORKLOAD_SEED);
-            Workload workload = new Workload(WORKLOAD_SEED, WORKLOAD_KEYS, RETRACT_SHARE);
-            Map<TopicPartition, Long> end = preload(stack, client, topic, options, plan, workload);
-            Map<String, Long> model = new TreeMap<>();
-            workload.model().forEach((row, count) -> model.put(GenericData.get().toString(row), count));
-            CatchUpRunner runner = new CatchUpRunner(stack, options, work, runId, topic, plan, model, end);
+            CatchUpRunner runner = runner(stack, options, work, runId, topic);
             System.err.println("bench: plain consumer");
             figures.add(runner.consumer());
             if (!options.skipReference()) {
@@ -96,6 +89,22 @@ public final class CatchUpBench {
                 + "from the model (see above)");
         }
         return correct ? 0 : 1;
+    }
+
+    /**
+     * Preloads {@code topic} with the backlog {@code options} describe (the workload seeded as in
+     * every catch-up run) and returns a runner for the programs that catch it up.
+     */
+    static CatchUpRunner runner(LocalStack stack, CatchUpOptions options, Path work, String runId, String topic)
+        throws Exception {
+        Map<String, Object> client = Map.of("bootstrap.servers", stack.bootstrapServers());
+        PreloadPlan plan = PreloadPlan.of(options.updates(), options.updatesPerStep(), options.intervalMs(),
+            options.alignMs(), System.currentTimeMillis(), WORKLOAD_SEED);
+        Workload workload = new Workload(WORKLOAD_SEED, WORKLOAD_KEYS, RETRACT_SHARE);
+        Map<TopicPartition, Long> end = preload(stack, client, topic, options, plan, workload);
+        Map<String, Long> model = new TreeMap<>();
+        workload.model().forEach((row, count) -> model.put(GenericData.get().toString(row), count));
+        return new CatchUpRunner(stack, options, work, runId, topic, plan, model, end);
     }
 
     /** Creates the topic and preloads it; returns its end offsets. */

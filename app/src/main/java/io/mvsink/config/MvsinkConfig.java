@@ -120,7 +120,7 @@ public final class MvsinkConfig extends AbstractConfig {
             "Off-heap memory of all the app's RocksDB stores together: one block cache of this size, shared by "
                 + "every store, with their memtables charged to it (up to half of it). 0: no bound, each store "
                 + "with Kafka Streams' defaults (a 50 MiB block cache and up to 3 x 16 MiB memtables per store, "
-                + "4 stores per corrections partition). Leave room for it outside the heap (docker/README.md, "
+                + "3 stores per corrections partition and 2 more). Leave room for it outside the heap (docker/README.md, "
                 + "Memory). Not with streams.rocksdb.config.setter.")
         .define(PUNCTUATE_INTERVAL_MS, Type.LONG, 100L, between(10L, 60_000L), Importance.LOW,
             "How often a task looks for finished batches and newly sealed uppers (wall clock).")

@@ -45,6 +45,7 @@ class RocksMemoryTest {
             assertEquals(BoundedRocksConfigSetter.class, props.get(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG));
             assertSame(memory, props.get(RocksMemory.CONFIG_KEY));
             assertSame(memory.writeBuffers(), options.writeBufferManager());
+            assertEquals(RocksMemory.ARENA_BLOCK_BYTES, options.arenaBlockSize(), "memtables counted in small units");
             BlockBasedTableConfig table = (BlockBasedTableConfig) options.tableFormatConfig();
             assertTrue(table.cacheIndexAndFilterBlocks(), "index and filter blocks count against the cache");
             assertTrue(table.cacheIndexAndFilterBlocksWithHighPriority());
