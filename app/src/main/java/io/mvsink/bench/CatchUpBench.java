@@ -131,16 +131,22 @@ public final class CatchUpBench {
         }
     }
 
-    private static void writeJson(CatchUpOptions options, List<CatchUpFigures> figures,
-                                  List<SubscriberFigures> subscribers) {
-        Map<String, Object> doc = new LinkedHashMap<>();
+    /** The JSON result's options that describe the backlog and the runs' grid, threads and partitions. */
+    static Map<String, Object> backlogOptions(String scenario, CatchUpOptions options) {
         Map<String, Object> opts = new LinkedHashMap<>();
-        opts.put("scenario", "catch-up");
+        opts.put("scenario", scenario);
         opts.put("updates", options.updates());
         opts.put("partitions", options.partitions());
         opts.put("threads", options.threads());
         opts.put("updates_per_progress", options.updatesPerStep());
         opts.put("interval_ms", options.intervalMs());
+        return opts;
+    }
+
+    private static void writeJson(CatchUpOptions options, List<CatchUpFigures> figures,
+                                  List<SubscriberFigures> subscribers) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        Map<String, Object> opts = backlogOptions("catch-up", options);
         opts.put("wide_interval_ms", options.wideIntervalMs());
         opts.put("wide_heap", options.wideHeap());
         opts.put("modes", options.modes().stream().map(CoalescingMode::configName).toList());

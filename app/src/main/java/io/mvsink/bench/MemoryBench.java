@@ -89,13 +89,7 @@ public final class MemoryBench {
 
     private static void writeJson(CatchUpOptions options, String heap, int stores, List<Run> runs) {
         Map<String, Object> doc = new LinkedHashMap<>();
-        Map<String, Object> opts = new LinkedHashMap<>();
-        opts.put("scenario", "memory");
-        opts.put("updates", options.updates());
-        opts.put("partitions", options.partitions());
-        opts.put("threads", options.threads());
-        opts.put("updates_per_progress", options.updatesPerStep());
-        opts.put("interval_ms", options.intervalMs());
+        Map<String, Object> opts = CatchUpBench.backlogOptions("memory", options);
         opts.put("heap", heap);
         opts.put("rocksdb_stores", stores);
         doc.put("options", opts);
