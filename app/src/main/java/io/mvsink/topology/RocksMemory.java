@@ -13,8 +13,8 @@ import org.rocksdb.WriteBufferManager;
  * The RocksDB memory of one Kafka Streams app: one block cache and one write buffer manager that
  * every RocksDB store of the app shares, so that the app's RocksDB memory is about
  * {@code totalBytes} however many partitions (stores) it runs. Without it each store has Kafka
- * Streams' own defaults: a 50 MiB block cache and up to 3 x 16 MiB memtables, per store (4 per
- * corrections partition), which a container running many partitions cannot hold.
+ * Streams' own defaults: a 50 MiB block cache and up to 3 x 16 MiB memtables, per store (3 per
+ * corrections partition, 2 more), which a container running many partitions cannot hold.
  *
  * <p>This is Kafka Streams' documented {@code BoundedMemoryRocksDBConfig}, with one change: the
  * shared objects belong to one app, not to the JVM (a static field), so that two apps in one JVM
@@ -38,9 +38,9 @@ public final class RocksMemory implements AutoCloseable {
     /**
      * A memtable's allocation unit. RocksDB's default is 1 MiB for Kafka Streams' 16 MiB memtables,
      * and the write buffer manager counts what is allocated, not what is written: 194 stores (64
-     * partitions) each with a few KiB in its memtable counted ~200 MiB, over the memtables' share of
-     * the default bound, so it flushed some store's memtable at nearly every write (bench --scenario
-     * memory: 1.4x the CPU of the unbounded run, with more, smaller files).
+     * partitions) each with a few KiB in its memtable count ~220 MiB, over the memtables' share of
+     * the default bound, so it flushes some store's memtable at nearly every write (bench --scenario
+     * memory: 1.4x the CPU of the unbounded run and 100 more files; docs/BENCH.md, "memory").
      */
     static final long ARENA_BLOCK_BYTES = 64 * 1024;
 
