@@ -24,6 +24,7 @@ import io.mvsink.registry.SchemaRegistry;
 import io.mvsink.topology.AdminPartitionCountProbe;
 import io.mvsink.topology.DeadLetterReason;
 import io.mvsink.topology.RecordBound;
+import io.mvsink.topology.RocksMemory;
 import io.mvsink.topology.SinkContext;
 import io.mvsink.topology.SinkTopology;
 import io.mvsink.topology.TopicSettings;
@@ -79,6 +80,8 @@ public final class MvsinkApp implements AutoCloseable {
     private final SinkTopology.Topics topics;
     private GcService gc;
     private KafkaStreams streams;
+    /** The bound of this app's RocksDB stores (null: unbounded); closed after {@link #streams}. */
+    private RocksMemory rocksMemory;
     private volatile ShardMetricSet shardMetricSet;
     private ExecutorService compactor;
     private Admin admin;
@@ -148,7 +151,13 @@ public final class MvsinkApp implements AutoCloseable {
             deps.registry(), upkeep(owner, bound), new AdminPartitionCountProbe(admin, topics.corrections(), PARTITION_PROBE_TIMEOUT),
             deps.blobs().location());
         Topology topology = SinkTopology.build(topics, sink);
-        streams = new KafkaStreams(topology, streamsProps());
+        Properties props = streamsProps();
+        long rocksBytes = config.getLong(MvsinkConfig.ROCKSDB_MEMORY_BYTES);
+        if (rocksBytes > 0) {
+            rocksMemory = RocksMemory.bounded(rocksBytes);
+            rocksMemory.configure(props);
+        }
+        streams = new KafkaStreams(topology, props);
         String shard = config.shard();
         SharedBatchRegistry batches = deps.batches();
         // until the app first runs, its tasks arrive one by one: a range minted then would be contributed
@@ -333,6 +342,12 @@ public final class MvsinkApp implements AutoCloseable {
         }
         if (streams != null && !streams.close(closeOptions(timeout))) {
             LOG.warn("stream threads did not stop within {}", timeout);
+        }
+        if (rocksMemory != null) {
+            // after the stores: each RocksDB holds its own reference, so even a store a stuck thread
+            // has not closed yet keeps the cache it uses
+            rocksMemory.close();
+            rocksMemory = null;
         }
         ShardMetricSet set = shardMetricSet;
         if (set != null) {

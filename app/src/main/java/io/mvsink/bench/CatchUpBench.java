@@ -48,14 +48,7 @@ public final class CatchUpBench {
         List<SubscriberFigures> subscribers = new ArrayList<>();
         System.err.println("bench: starting Kafka, Apicurio Registry and Azurite on 127.0.0.1; child logs in " + work);
         try (LocalStack stack = LocalStackLauncher.start(LocalStackOptions.defaults().withVerbose(true))) {
-            Map<String, Object> client = Map.of("bootstrap.servers", stack.bootstrapServers());
-            PreloadPlan plan = PreloadPlan.of(options.updates(), options.updatesPerStep(), options.intervalMs(),
-                options.alignMs(), System.currentTimeMillis(), WORKLOAD_SEED);
-            Workload workload = new Workload(WORKLOAD_SEED, WORKLOAD_KEYS, RETRACT_SHARE);
-            Map<TopicPartition, Long> end = preload(stack, client, topic, options, plan, workload);
-            Map<String, Long> model = new TreeMap<>();
-            workload.model().forEach((row, count) -> model.put(GenericData.get().toString(row), count));
-            CatchUpRunner runner = new CatchUpRunner(stack, options, work, runId, topic, plan, model, end);
+            CatchUpRunner runner = runner(stack, options, work, runId, topic);
             System.err.println("bench: plain consumer");
             figures.add(runner.consumer());
             if (!options.skipReference()) {
@@ -98,6 +91,22 @@ public final class CatchUpBench {
         return correct ? 0 : 1;
     }
 
+    /**
+     * Preloads {@code topic} with the backlog {@code options} describe (the workload seeded as in
+     * every catch-up run) and returns a runner for the programs that catch it up.
+     */
+    static CatchUpRunner runner(LocalStack stack, CatchUpOptions options, Path work, String runId, String topic)
+        throws Exception {
+        Map<String, Object> client = Map.of("bootstrap.servers", stack.bootstrapServers());
+        PreloadPlan plan = PreloadPlan.of(options.updates(), options.updatesPerStep(), options.intervalMs(),
+            options.alignMs(), System.currentTimeMillis(), WORKLOAD_SEED);
+        Workload workload = new Workload(WORKLOAD_SEED, WORKLOAD_KEYS, RETRACT_SHARE);
+        Map<TopicPartition, Long> end = preload(stack, client, topic, options, plan, workload);
+        Map<String, Long> model = new TreeMap<>();
+        workload.model().forEach((row, count) -> model.put(GenericData.get().toString(row), count));
+        return new CatchUpRunner(stack, options, work, runId, topic, plan, model, end);
+    }
+
     /** Creates the topic and preloads it; returns its end offsets. */
     private static Map<TopicPartition, Long> preload(LocalStack stack, Map<String, Object> client, String topic,
                                                      CatchUpOptions options, PreloadPlan plan, Workload workload)
@@ -122,16 +131,22 @@ public final class CatchUpBench {
         }
     }
 
-    private static void writeJson(CatchUpOptions options, List<CatchUpFigures> figures,
-                                  List<SubscriberFigures> subscribers) {
-        Map<String, Object> doc = new LinkedHashMap<>();
+    /** The JSON result's options that describe the backlog and the runs' grid, threads and partitions. */
+    static Map<String, Object> backlogOptions(String scenario, CatchUpOptions options) {
         Map<String, Object> opts = new LinkedHashMap<>();
-        opts.put("scenario", "catch-up");
+        opts.put("scenario", scenario);
         opts.put("updates", options.updates());
         opts.put("partitions", options.partitions());
         opts.put("threads", options.threads());
         opts.put("updates_per_progress", options.updatesPerStep());
         opts.put("interval_ms", options.intervalMs());
+        return opts;
+    }
+
+    private static void writeJson(CatchUpOptions options, List<CatchUpFigures> figures,
+                                  List<SubscriberFigures> subscribers) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        Map<String, Object> opts = backlogOptions("catch-up", options);
         opts.put("wide_interval_ms", options.wideIntervalMs());
         opts.put("wide_heap", options.wideHeap());
         opts.put("modes", options.modes().stream().map(CoalescingMode::configName).toList());

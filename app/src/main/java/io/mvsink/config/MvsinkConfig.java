@@ -37,6 +37,7 @@ public final class MvsinkConfig extends AbstractConfig {
     public static final String COALESCING_MODE = "coalescing.mode";
     public static final String NUM_STREAM_THREADS = "num.stream.threads";
     public static final String STATE_DIR = "state.dir";
+    public static final String ROCKSDB_MEMORY_BYTES = "rocksdb.memory.bytes";
     public static final String PUNCTUATE_INTERVAL_MS = "punctuate.interval.ms";
     public static final String BLOB_CONNECTION_STRING = "blob.connection.string";
     public static final String BLOB_ENDPOINT = "blob.endpoint";
@@ -71,6 +72,11 @@ public final class MvsinkConfig extends AbstractConfig {
     public static final String HTTP_PORT = "http.port";
     public static final String HEALTH_SEAL_STALL_MS = "health.seal.stall.ms";
     public static final String STREAMS_PREFIX = "streams.";
+
+    /** 256 MiB: {@link #ROCKSDB_MEMORY_BYTES}' default. */
+    public static final long ROCKSDB_MEMORY_DEFAULT = 256L * 1024 * 1024;
+    /** The smallest RocksDB bound: a 16 MiB cache (8 MiB of memtables) for every store of the app. */
+    static final long ROCKSDB_MEMORY_LEAST = 16L * 1024 * 1024;
 
     public static final String MODE_NONE = "none";
     public static final String MODE_BEST_EFFORT = "best-effort";
@@ -124,6 +130,12 @@ public final class MvsinkConfig extends AbstractConfig {
             "Kafka Streams stream threads (workers) in this JVM.")
         .define(STATE_DIR, Type.STRING, "", Importance.MEDIUM,
             "Directory of the RocksDB state stores; empty means Kafka Streams' default.")
+        .define(ROCKSDB_MEMORY_BYTES, Type.LONG, ROCKSDB_MEMORY_DEFAULT, new RocksMemoryValidator(), Importance.HIGH,
+            "Off-heap memory of all the app's RocksDB stores together: one block cache of this size, shared by "
+                + "every store, with their memtables charged to it (up to half of it). 0: no bound, each store "
+                + "with Kafka Streams' defaults (a 50 MiB block cache and up to 3 x 16 MiB memtables per store, "
+                + "3 stores per corrections partition and 2 more). Leave room for it outside the heap (docker/README.md, "
+                + "Memory). Not with streams.rocksdb.config.setter.")
         .define(PUNCTUATE_INTERVAL_MS, Type.LONG, 100L, between(10L, 60_000L), Importance.LOW,
             "How often a task looks for finished batches and newly sealed uppers (wall clock).")
         .define(BLOB_CONNECTION_STRING, Type.PASSWORD, "", Importance.HIGH,
@@ -393,6 +405,7 @@ public final class MvsinkConfig extends AbstractConfig {
                     + TOPICS_REPLICATION_FACTOR + " (" + replicas + "): no write to the topics would ever succeed");
             }
         });
+        errors.check(this::checkRocksDbSetter);
     }
 
     /** -1 (the broker's default) or 1 to {@code max}. */
@@ -403,6 +416,16 @@ public final class MvsinkConfig extends AbstractConfig {
                 throw new ConfigException(name, value, "must be -1 (the broker's default) or 1 to " + max);
             }
         }, () -> "-1 or [1,...," + max + "]");
+    }
+
+    /** The bound is a config setter of its own: a user's setter would replace it, silently. */
+    private void checkRocksDbSetter() {
+        Object setter = streamsOverrides().get(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG);
+        if (setter != null && getLong(ROCKSDB_MEMORY_BYTES) > 0) {
+            throw new ConfigException(STREAMS_PREFIX + StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, setter,
+                "cannot be set with " + ROCKSDB_MEMORY_BYTES + " > 0 (mvsink's bound is a config setter of its own): "
+                + "set " + ROCKSDB_MEMORY_BYTES + "=0 to bound RocksDB's memory in your setter instead");
+        }
     }
 
     private void checkGcGrace() {
@@ -485,6 +508,23 @@ public final class MvsinkConfig extends AbstractConfig {
         @Override
         public String toString() {
             return "[A-Za-z0-9._-]+";
+        }
+    }
+
+    /** 0 (no bound) or at least {@link #ROCKSDB_MEMORY_LEAST}. */
+    static final class RocksMemoryValidator implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            long bytes = (Long) value;
+            if (bytes != 0 && bytes < ROCKSDB_MEMORY_LEAST) {
+                throw new ConfigException(name, value, "must be 0 (no bound) or at least " + ROCKSDB_MEMORY_LEAST
+                    + " (16 MiB)");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "0 or [" + ROCKSDB_MEMORY_LEAST + ",...]";
         }
     }
 
