@@ -25,9 +25,10 @@ public final class ConsensusKeys {
      * The key of the shard's grace record ({@link ShardGrace}): {@code <shard>/.meta/gc-grace}. Its
      * shape keeps readers that know nothing of it (versions before it) away from it: its
      * {@link #shardOf shard} is {@code <shard>/.meta}, never a shard's name (names have no '/'); its
-     * {@link #seqnoOf seqno} is -1; and it sorts before the rollup and every diff of its shard, so
-     * a reverse scan of the shard's range meets a diff or the rollup first (the record is only
-     * ever written with an append).
+     * {@link #seqnoOf seqno} is -1; and it sorts before the rollup and every diff of its shard, inside
+     * the shard's range ({@link #first}, {@link #last}): a reader of the range skips it by its
+     * seqno. It is written with an append, but a store that applies records one at a time (the
+     * app's global mirror) can hold it alone, before the append's diff.
      */
     public static String grace(String shard) {
         return shard + "/.meta/gc-grace";

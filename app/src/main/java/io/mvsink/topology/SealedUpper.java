@@ -28,8 +28,13 @@ final class SealedUpper {
     long get() {
         try (KeyValueIterator<String, byte[]> it =
                  consensus.reverseRange(ConsensusKeys.first(shard), ConsensusKeys.last(shard))) {
-            if (it.hasNext()) {
+            while (it.hasNext()) {
                 KeyValue<String, byte[]> latest = it.next();
+                if (!ConsensusKeys.isRollup(latest.key) && !ConsensusKeys.isDiff(latest.key)) {
+                    // the grace record sorts in the shard's range, below the rollup and every diff; the
+                    // global store applies the records of one append one at a time, so it can be alone
+                    continue;
+                }
                 // right after a rollup its key (seqno 0's) may be the only one left, and every rollup
                 // reuses that key: a record is known by its key and its value
                 if (!latest.key.equals(lastKey) || !Arrays.equals(latest.value, lastValue)) {
@@ -39,6 +44,7 @@ final class SealedUpper {
                     lastKey = latest.key;
                     lastValue = latest.value;
                 }
+                break;
             }
         }
         return upper;
