@@ -5,6 +5,7 @@ import io.mvsink.bench.Bench;
 import io.mvsink.bench.BenchOptions;
 import io.mvsink.bench.CatchUpBench;
 import io.mvsink.bench.CatchUpOptions;
+import io.mvsink.bench.CatchUpWorkload;
 import io.mvsink.bench.QuietBench;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +20,8 @@ import picocli.CommandLine.Option;
         + "per append, consensus bytes, throughput and seal latency with their ratios to mode none.",
     "catch-up: a backlog preloaded once, then a plain consumer, a plain exactly-once Streams app and mvsink from "
         + "scratch in each mode (and barrier on a wide grid), each in its own JVM until caught up; updates/s, CPU "
-        + "per update, seals, blob PUTs, batches per append, max RSS and ratios to the Streams app.",
+        + "per update, seals, blob PUTs, batches per append, max RSS and ratios to the Streams app; per workload "
+        + "(--workload).",
     "quiet: a quiet shard (--quiet-rate updates/s, barrier, compaction on) for --duration-s, with inline batches "
         + "on and off; blob PUTs per seal (part writes and all writes, merges included) and consensus bytes per seal."})
 final class BenchCommand implements Callable<Integer> {
@@ -55,6 +57,14 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--wide-heap", defaultValue = "512m",
         description = "catch-up: -Xmx of the wide-grid barrier run's JVM (default ${DEFAULT-VALUE}).")
     String wideHeap;
+
+    @Option(names = "--workload", defaultValue = "narrow", paramLabel = "narrow|wide|both",
+        description = "catch-up: the preloaded rows. narrow: id, category, amount. wide: 8 fields (strings with quotes, "
+            + "backslashes and non-ASCII text, a nullable string and a nullable long, an array of strings, a double, a "
+            + "boolean), inserts of +1 to +3, 30% retractions of -1, -2 or a row's whole count, 0.5% late updates "
+            + "(sent below their partition's frontier; the sink advances them, the snapshot must still equal the "
+            + "model). both: every run on each, two tables, JSON keyed by workload (default ${DEFAULT-VALUE}).")
+    String workload;
 
     @Option(names = "--skip-reference",
         description = "catch-up: do not run the plain Streams app (its ratios are then n/a).")
@@ -95,10 +105,9 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<CoalescingMode> parsed = modes.stream().map(BenchCommand::mode).toList();
+        List<CoalescingMode> parsed = modes();
         if (scenario.equals("catch-up")) {
-            return CatchUpBench.run(new CatchUpOptions(updates, partitions, threads, parsed, intervalMs, wideIntervalMs,
-                wideHeap, updatesPerProgress, skipReference, Duration.ofSeconds(runTimeoutSeconds), out, subscribe));
+            return CatchUpBench.run(catchUpOptions());
         }
         if (scenario.equals("quiet")) {
             return QuietBench.run(durationSeconds, quietRate, partitions, threads, intervalMs, out);
@@ -108,6 +117,17 @@ final class BenchCommand implements Callable<Integer> {
         }
         return Bench.run(new BenchOptions(durationSeconds, rate, partitions, threads, parsed, intervalMs, out, warmupSeconds,
             subscribe));
+    }
+
+    /** The catch-up scenario's options as parsed. */
+    CatchUpOptions catchUpOptions() {
+        return new CatchUpOptions(updates, partitions, threads, modes(), intervalMs, wideIntervalMs, wideHeap,
+            updatesPerProgress, skipReference, Duration.ofSeconds(runTimeoutSeconds), out, subscribe,
+            CatchUpWorkload.parse(workload));
+    }
+
+    private List<CoalescingMode> modes() {
+        return modes.stream().map(BenchCommand::mode).toList();
     }
 
     private static CoalescingMode mode(String name) {
