@@ -61,7 +61,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--workload", defaultValue = "narrow", paramLabel = "narrow|wide|both",
         description = "catch-up: the preloaded rows. narrow: id, category, amount. wide: 8 fields (strings with quotes, "
             + "backslashes and non-ASCII text, a nullable string and a nullable long, an array of strings, a double, a "
-            + "boolean), inserts of +1 to +3, 30% retractions of -1, -2 or a row's whole count, 0.5% late updates "
+            + "boolean), inserts of +1 to +3, 30%% retractions of -1, -2 or a row's whole count, 0.5%% late updates "
             + "(sent below their partition's frontier; the sink advances them, the snapshot must still equal the "
             + "model). both: every run on each, two tables, JSON keyed by workload (default ${DEFAULT-VALUE}).")
     String workload;

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mvsink.bench.CatchUpWorkload;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -39,9 +42,19 @@ class BenchCommandTest {
     }
 
     @Test
-    void shouldDescribeTheWorkloadsInItsHelp() {
-        String help = new CommandLine(new BenchCommand()).getUsageMessage();
+    void shouldDescribeTheWorkloadsInItsHelpWithoutAFormatWarning() {
+        PrintStream err = System.err;
+        ByteArrayOutputStream warnings = new ByteArrayOutputStream();
+        String help;
+        try {
+            System.setErr(new PrintStream(warnings, true, StandardCharsets.UTF_8));
+            help = new CommandLine(new BenchCommand()).getUsageMessage();
+        } finally {
+            System.setErr(err);
+        }
+        assertEquals("", warnings.toString(StandardCharsets.UTF_8));
         assertTrue(help.contains("--workload=narrow|wide|both"), help);
-        assertTrue(help.contains("0.5% late updates"), help);
+        assertTrue(help.replaceAll("\\s+", " ").contains("30% retractions of -1, -2 or a row's whole count, 0.5% late"),
+            help);
     }
 }
