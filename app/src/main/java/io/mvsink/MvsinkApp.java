@@ -24,8 +24,10 @@ import io.mvsink.registry.SchemaRegistry;
 import io.mvsink.topology.AdminPartitionCountProbe;
 import io.mvsink.topology.DeadLetterReason;
 import io.mvsink.topology.RecordBound;
+import io.mvsink.topology.RocksMemory;
 import io.mvsink.topology.SinkContext;
 import io.mvsink.topology.SinkTopology;
+import io.mvsink.topology.TopicSettings;
 import io.mvsink.topology.TopicSetup;
 import java.time.Duration;
 import java.util.Map;
@@ -38,6 +40,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.ProducerFencedException;
@@ -77,6 +80,8 @@ public final class MvsinkApp implements AutoCloseable {
     private final SinkTopology.Topics topics;
     private GcService gc;
     private KafkaStreams streams;
+    /** The bound of this app's RocksDB stores (null: unbounded); closed after {@link #streams}. */
+    private RocksMemory rocksMemory;
     private volatile ShardMetricSet shardMetricSet;
     private ExecutorService compactor;
     private Admin admin;
@@ -124,9 +129,9 @@ public final class MvsinkApp implements AutoCloseable {
         BlobOwner owner;
         RecordBound bound;
         try {
-            TopicSetup setup = new TopicSetup(admin);
-            partitions = setup.ensure(topics);
-            bound = recordBound(setup.maxMessageBytes(topics.consensus()));
+            TopicSetup.Setup setup = new TopicSetup(admin, topicSettings()).setUp(topics);
+            partitions = setup.partitions();
+            bound = recordBound(setup.consensusMaxMessageBytes());
             LaunchLog.step("topics ready: {} partitions, records up to {} bytes", partitions, bound.bytes());
             requireShardPlacement(partitions);
             LaunchLog.step("consensus topic read");
@@ -146,7 +151,13 @@ public final class MvsinkApp implements AutoCloseable {
             deps.registry(), upkeep(owner, bound), new AdminPartitionCountProbe(admin, topics.corrections(), PARTITION_PROBE_TIMEOUT),
             deps.blobs().location());
         Topology topology = SinkTopology.build(topics, sink);
-        streams = new KafkaStreams(topology, streamsProps());
+        Properties props = streamsProps();
+        long rocksBytes = config.getLong(MvsinkConfig.ROCKSDB_MEMORY_BYTES);
+        if (rocksBytes > 0) {
+            rocksMemory = RocksMemory.bounded(rocksBytes);
+            rocksMemory.configure(props);
+        }
+        streams = new KafkaStreams(topology, props);
         String shard = config.shard();
         SharedBatchRegistry batches = deps.batches();
         // until the app first runs, its tasks arrive one by one: a range minted then would be contributed
@@ -272,6 +283,16 @@ public final class MvsinkApp implements AutoCloseable {
         return config.kafkaClientProps();
     }
 
+    /** How mvsink creates its topics: {@link MvsinkConfig#TOPICS_REPLICATION_FACTOR} and {@link MvsinkConfig#TOPICS_MIN_INSYNC_REPLICAS}. */
+    TopicSettings topicSettings() {
+        return new TopicSettings(config.getInt(MvsinkConfig.TOPICS_REPLICATION_FACTOR),
+            config.getInt(MvsinkConfig.TOPICS_MIN_INSYNC_REPLICAS));
+    }
+
+    /**
+     * Kafka Streams' properties: mvsink's fixed settings, the {@code streams.} options, and, unless
+     * those set them, the replication of Kafka Streams' internal topics as mvsink's own topics have it.
+     */
     Properties streamsProps() {
         Properties props = new Properties();
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
@@ -285,6 +306,12 @@ public final class MvsinkApp implements AutoCloseable {
                 MAIN_CONSUMER_FETCH_BYTES);
         }
         props.putAll(overrides);
+        TopicSettings topicSettings = topicSettings();
+        topicSettings.replication().ifPresent(r -> props.putIfAbsent(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) r));
+        if (topicSettings.minInsyncReplicas() > 0) {
+            props.putIfAbsent(StreamsConfig.topicPrefix(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG),
+                Integer.toString(topicSettings.minInsyncReplicas()));
+        }
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.getString(MvsinkConfig.BOOTSTRAP_SERVERS));
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.getInt(MvsinkConfig.NUM_STREAM_THREADS));
@@ -315,6 +342,12 @@ public final class MvsinkApp implements AutoCloseable {
         }
         if (streams != null && !streams.close(closeOptions(timeout))) {
             LOG.warn("stream threads did not stop within {}", timeout);
+        }
+        if (rocksMemory != null) {
+            // after the stores: each RocksDB holds its own reference, so even a store a stuck thread
+            // has not closed yet keeps the cache it uses
+            rocksMemory.close();
+            rocksMemory = null;
         }
         ShardMetricSet set = shardMetricSet;
         if (set != null) {

@@ -2,29 +2,56 @@ package io.mvsink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.mvsink.config.MvsinkConfig;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 
-/** The Kafka Streams properties the app starts its stream threads with. */
+/**
+ * The Kafka Streams properties the app starts its stream threads with: internal topics replicated as
+ * mvsink's own topics unless a streams option says otherwise; the main consumer's fetch size.
+ */
 class MvsinkAppStreamsPropsTest {
     private static final String MAIN_FETCH =
         StreamsConfig.mainConsumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG);
 
-    private static Properties streamsProps(String... keyValues) {
-        Properties props = new Properties();
-        props.put(MvsinkConfig.APPLICATION_ID, "app");
-        props.put(MvsinkConfig.BOOTSTRAP_SERVERS, "localhost:9092");
-        props.put(MvsinkConfig.CORRECTIONS_TOPIC, "orders");
-        props.put(MvsinkConfig.REGISTRY_URL, "http://localhost:8081");
-        props.put(MvsinkConfig.BLOB_CONNECTION_STRING, "UseDevelopmentStorage=true");
-        for (int i = 0; i < keyValues.length; i += 2) {
-            props.put(keyValues[i], keyValues[i + 1]);
+    private static Properties streamsProps(String... options) {
+        Map<String, Object> props = new HashMap<>(Map.of(MvsinkConfig.BOOTSTRAP_SERVERS, "localhost:9092",
+            MvsinkConfig.CORRECTIONS_TOPIC, "orders", MvsinkConfig.BLOB_CONNECTION_STRING, "UseDevelopmentStorage=true",
+            MvsinkConfig.REGISTRY_URL, "http://localhost:8081"));
+        for (int i = 0; i < options.length; i += 2) {
+            props.put(options[i], options[i + 1]);
         }
         return new MvsinkApp(new MvsinkConfig(props), null).streamsProps();
+    }
+
+    @Test
+    void shouldLeaveTheInternalTopicsToTheBrokerByDefault() {
+        Properties props = streamsProps();
+        assertNull(props.get("replication.factor"));
+        assertNull(props.get("topic.min.insync.replicas"));
+    }
+
+    @Test
+    void shouldReplicateTheInternalTopicsAsItsOwnTopics() {
+        Properties props = streamsProps(MvsinkConfig.TOPICS_REPLICATION_FACTOR, "3",
+            MvsinkConfig.TOPICS_MIN_INSYNC_REPLICAS, "2");
+        assertEquals(3, props.get("replication.factor"));
+        assertEquals("2", props.get("topic.min.insync.replicas"));
+    }
+
+    @Test
+    void shouldLetTheStreamsOptionsWin() {
+        Properties props = streamsProps(MvsinkConfig.TOPICS_REPLICATION_FACTOR, "3",
+            MvsinkConfig.TOPICS_MIN_INSYNC_REPLICAS, "2", "streams.replication.factor", "5",
+            "streams.topic.min.insync.replicas", "3");
+        assertEquals("5", props.get("replication.factor"));
+        assertEquals("3", props.get("topic.min.insync.replicas"));
     }
 
     @Test

@@ -66,15 +66,9 @@ public final class CatchUpBench {
     private static CatchUpResult run(LocalStack stack, CatchUpOptions options, Path work, String runId,
                                      CatchUpWorkload workload) throws Exception {
         String topic = "catchup-" + runId + "-corrections";
-        Map<String, Object> client = Map.of("bootstrap.servers", stack.bootstrapServers());
-        PreloadPlan plan = PreloadPlan.of(options.updates(), options.updatesPerStep(), options.intervalMs(),
-            options.alignMs(), System.currentTimeMillis(), CatchUpWorkload.SEED);
-        CorrectionSource source = workload.source();
         System.err.println("bench: workload " + workload.label() + ", topic " + topic);
-        Preloaded preloaded = preload(stack, client, topic, options, plan, source);
-        Map<String, Long> model = new TreeMap<>();
-        source.model().forEach((row, count) -> model.put(GenericData.get().toString(row), count));
-        CatchUpRunner runner = new CatchUpRunner(stack, options, work, runId, topic, plan, model, preloaded.end());
+        Prepared prepared = prepare(stack, options, work, runId, topic, workload);
+        CatchUpRunner runner = prepared.runner();
         List<CatchUpFigures> figures = new ArrayList<>();
         System.err.println("bench: plain consumer");
         figures.add(runner.consumer());
@@ -92,7 +86,34 @@ public final class CatchUpBench {
                 + " grid, -Xmx" + options.wideHeap());
             figures.add(runner.mvsink(CoalescingMode.BARRIER, options.wideIntervalMs(), options.wideHeap()));
         }
-        return new CatchUpResult(workload, figures, runner.subscribers(), preloaded.sent().late());
+        return new CatchUpResult(workload, figures, runner.subscribers(), prepared.sent().late());
+    }
+
+    /**
+     * Preloads {@code topic} with the narrow workload's backlog {@code options} describe (seeded as
+     * in every catch-up run) and returns a runner for the programs that catch it up.
+     */
+    static CatchUpRunner runner(LocalStack stack, CatchUpOptions options, Path work, String runId, String topic)
+        throws Exception {
+        return prepare(stack, options, work, runId, topic, CatchUpWorkload.NARROW).runner();
+    }
+
+    /** A runner over a preloaded topic, and what the preload sent. */
+    private record Prepared(CatchUpRunner runner, Preload.Sent sent) {
+    }
+
+    /** Preloads {@code topic} with {@code workload}'s backlog; the runner compares with its model. */
+    private static Prepared prepare(LocalStack stack, CatchUpOptions options, Path work, String runId, String topic,
+                                    CatchUpWorkload workload) throws Exception {
+        Map<String, Object> client = Map.of("bootstrap.servers", stack.bootstrapServers());
+        PreloadPlan plan = PreloadPlan.of(options.updates(), options.updatesPerStep(), options.intervalMs(),
+            options.alignMs(), System.currentTimeMillis(), CatchUpWorkload.SEED);
+        CorrectionSource source = workload.source();
+        Preloaded preloaded = preload(stack, client, topic, options, plan, source);
+        Map<String, Long> model = new TreeMap<>();
+        source.model().forEach((row, count) -> model.put(GenericData.get().toString(row), count));
+        return new Prepared(new CatchUpRunner(stack, options, work, runId, topic, plan, model, preloaded.end()),
+            preloaded.sent());
     }
 
     /** The preload's end offsets and what it sent. */
@@ -124,6 +145,18 @@ public final class CatchUpBench {
         }
     }
 
+    /** The JSON result's options that describe the backlog and the runs' grid, threads and partitions. */
+    static Map<String, Object> backlogOptions(String scenario, CatchUpOptions options) {
+        Map<String, Object> opts = new LinkedHashMap<>();
+        opts.put("scenario", scenario);
+        opts.put("updates", options.updates());
+        opts.put("partitions", options.partitions());
+        opts.put("threads", options.threads());
+        opts.put("updates_per_progress", options.updatesPerStep());
+        opts.put("interval_ms", options.intervalMs());
+        return opts;
+    }
+
     /**
      * The JSON: the options, then one workload's runs, ratios and targets at the top level (the
      * shape of a single-workload run), or with {@code --workload both} each workload's under
@@ -131,13 +164,7 @@ public final class CatchUpBench {
      */
     private static void writeJson(CatchUpOptions options, List<CatchUpResult> results) {
         Map<String, Object> doc = new LinkedHashMap<>();
-        Map<String, Object> opts = new LinkedHashMap<>();
-        opts.put("scenario", "catch-up");
-        opts.put("updates", options.updates());
-        opts.put("partitions", options.partitions());
-        opts.put("threads", options.threads());
-        opts.put("updates_per_progress", options.updatesPerStep());
-        opts.put("interval_ms", options.intervalMs());
+        Map<String, Object> opts = backlogOptions("catch-up", options);
         opts.put("wide_interval_ms", options.wideIntervalMs());
         opts.put("wide_heap", options.wideHeap());
         opts.put("modes", options.modes().stream().map(CoalescingMode::configName).toList());

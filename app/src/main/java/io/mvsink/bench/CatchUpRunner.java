@@ -113,8 +113,18 @@ final class CatchUpRunner {
 
     /** mvsink from scratch in {@code mode} on grid {@code intervalMs}, until the final upper is sealed. */
     CatchUpFigures mvsink(CoalescingMode mode, long intervalMs, String heap) throws Exception {
-        String appId = "catchup-" + runId + "-" + mode.configName() + "-" + intervalMs;
+        return mvsink(mode, intervalMs, heap, "", Map.of());
+    }
+
+    /**
+     * mvsink as {@link #mvsink(CoalescingMode, long, String)}, with {@code extra} options added to its
+     * configuration; {@code label} (empty, or e.g. "unbounded") tells its application id from the others'.
+     */
+    CatchUpFigures mvsink(CoalescingMode mode, long intervalMs, String heap, String label, Map<String, String> extra)
+        throws Exception {
+        String appId = "catchup-" + runId + "-" + mode.configName() + "-" + intervalMs + (label.isEmpty() ? "" : "-" + label);
         Properties props = properties(appId, mode, intervalMs);
+        props.putAll(extra);
         Path file = work.resolve(appId + ".properties");
         try (Writer writer = Files.newBufferedWriter(file)) {
             props.store(writer, "catch-up bench run " + appId);

@@ -6,6 +6,8 @@ import io.mvsink.bench.BenchOptions;
 import io.mvsink.bench.CatchUpBench;
 import io.mvsink.bench.CatchUpOptions;
 import io.mvsink.bench.CatchUpWorkload;
+import io.mvsink.bench.MemoryBench;
+import io.mvsink.config.MvsinkConfig;
 import io.mvsink.bench.QuietBench;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,9 +25,12 @@ import picocli.CommandLine.Option;
         + "per update, seals, blob PUTs, batches per append, max RSS and ratios to the Streams app; per workload "
         + "(--workload).",
     "quiet: a quiet shard (--quiet-rate updates/s, barrier, compaction on) for --duration-s, with inline batches "
-        + "on and off; blob PUTs per seal (part writes and all writes, merges included) and consensus bytes per seal."})
+        + "on and off; blob PUTs per seal (part writes and all writes, merges included) and consensus bytes per seal.",
+    "memory: a backlog preloaded once on --partitions (64 unless given), then mvsink (barrier) catching it up from "
+        + "scratch with RocksDB unbounded and bounded by --rocksdb-memory-bytes, each in its own JVM with -Xmx of "
+        + "--heap; max RSS and CPU side by side."})
 final class BenchCommand implements Callable<Integer> {
-    @Option(names = "--scenario", defaultValue = "steady", paramLabel = "steady|catch-up|quiet",
+    @Option(names = "--scenario", defaultValue = "steady", paramLabel = "steady|catch-up|quiet|memory",
         description = "Which benchmark (default ${DEFAULT-VALUE}).")
     String scenario;
 
@@ -75,8 +80,16 @@ final class BenchCommand implements Callable<Integer> {
             + "(default ${DEFAULT-VALUE}).")
     long runTimeoutSeconds;
 
-    @Option(names = "--partitions", defaultValue = "8", description = "Corrections partitions (default ${DEFAULT-VALUE}).")
-    int partitions;
+    @Option(names = "--partitions", description = "Corrections partitions (default 8; memory: 64).")
+    Integer partitions;
+
+    @Option(names = "--heap", defaultValue = "512m",
+        description = "memory: -Xmx of both runs' JVMs (default ${DEFAULT-VALUE}).")
+    String heap;
+
+    @Option(names = "--rocksdb-memory-bytes", defaultValue = "" + MvsinkConfig.ROCKSDB_MEMORY_DEFAULT,
+        description = "memory: rocksdb.memory.bytes of the bounded run (default ${DEFAULT-VALUE}).")
+    long rocksdbMemoryBytes;
 
     @Option(names = "--threads", defaultValue = "8", description = "Stream threads (default ${DEFAULT-VALUE}).")
     int threads;
@@ -105,15 +118,21 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<CoalescingMode> parsed = modes();
+        List<CoalescingMode> parsed = modes.stream().map(BenchCommand::mode).toList();
+        if (scenario.equals("memory")) {
+            return MemoryBench.run(catchUp(partitions == null ? 64 : partitions, List.of(CoalescingMode.BARRIER)), heap,
+                rocksdbMemoryBytes);
+        }
+        int partitions = this.partitions == null ? 8 : this.partitions;
         if (scenario.equals("catch-up")) {
-            return CatchUpBench.run(catchUpOptions());
+            return CatchUpBench.run(catchUp(partitions, parsed));
         }
         if (scenario.equals("quiet")) {
             return QuietBench.run(durationSeconds, quietRate, partitions, threads, intervalMs, out);
         }
         if (!scenario.equals("steady")) {
-            throw new IllegalArgumentException("--scenario: unknown scenario '" + scenario + "' (steady, catch-up, quiet)");
+            throw new IllegalArgumentException("--scenario: unknown scenario '" + scenario
+                + "' (steady, catch-up, quiet, memory)");
         }
         return Bench.run(new BenchOptions(durationSeconds, rate, partitions, threads, parsed, intervalMs, out, warmupSeconds,
             subscribe));
@@ -121,13 +140,13 @@ final class BenchCommand implements Callable<Integer> {
 
     /** The catch-up scenario's options as parsed. */
     CatchUpOptions catchUpOptions() {
-        return new CatchUpOptions(updates, partitions, threads, modes(), intervalMs, wideIntervalMs, wideHeap,
-            updatesPerProgress, skipReference, Duration.ofSeconds(runTimeoutSeconds), out, subscribe,
-            CatchUpWorkload.parse(workload));
+        return catchUp(partitions == null ? 8 : partitions, modes.stream().map(BenchCommand::mode).toList());
     }
 
-    private List<CoalescingMode> modes() {
-        return modes.stream().map(BenchCommand::mode).toList();
+    private CatchUpOptions catchUp(int partitions, List<CoalescingMode> parsed) {
+        return new CatchUpOptions(updates, partitions, threads, parsed, intervalMs, wideIntervalMs, wideHeap,
+            updatesPerProgress, skipReference, Duration.ofSeconds(runTimeoutSeconds), out, subscribe,
+            CatchUpWorkload.parse(workload));
     }
 
     private static CoalescingMode mode(String name) {

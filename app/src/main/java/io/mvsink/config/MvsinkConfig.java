@@ -31,10 +31,13 @@ public final class MvsinkConfig extends AbstractConfig {
     public static final String REPORTS_TOPIC = "reports.topic";
     public static final String CONSENSUS_TOPIC = "consensus.topic";
     public static final String DEAD_LETTER_TOPIC = "dead.letter.topic";
+    public static final String TOPICS_REPLICATION_FACTOR = "topics.replication.factor";
+    public static final String TOPICS_MIN_INSYNC_REPLICAS = "topics.min.insync.replicas";
     public static final String BATCH_INTERVAL_MS = "batch.interval.ms";
     public static final String COALESCING_MODE = "coalescing.mode";
     public static final String NUM_STREAM_THREADS = "num.stream.threads";
     public static final String STATE_DIR = "state.dir";
+    public static final String ROCKSDB_MEMORY_BYTES = "rocksdb.memory.bytes";
     public static final String PUNCTUATE_INTERVAL_MS = "punctuate.interval.ms";
     public static final String BLOB_CONNECTION_STRING = "blob.connection.string";
     public static final String BLOB_ENDPOINT = "blob.endpoint";
@@ -70,6 +73,11 @@ public final class MvsinkConfig extends AbstractConfig {
     public static final String HEALTH_SEAL_STALL_MS = "health.seal.stall.ms";
     public static final String STREAMS_PREFIX = "streams.";
 
+    /** 256 MiB: {@link #ROCKSDB_MEMORY_BYTES}' default. */
+    public static final long ROCKSDB_MEMORY_DEFAULT = 256L * 1024 * 1024;
+    /** The smallest RocksDB bound: a 16 MiB cache (8 MiB of memtables) for every store of the app. */
+    static final long ROCKSDB_MEMORY_LEAST = 16L * 1024 * 1024;
+
     public static final String MODE_NONE = "none";
     public static final String MODE_BEST_EFFORT = "best-effort";
     public static final String MODE_BARRIER = "barrier";
@@ -91,6 +99,18 @@ public final class MvsinkConfig extends AbstractConfig {
             "Compacted topic of compare-and-append records; empty means <application.id>-consensus.")
         .define(DEAD_LETTER_TOPIC, Type.STRING, "", Importance.MEDIUM,
             "Topic for bad input, with headers that say why; empty means <application.id>-dead-letter.")
+        .define(TOPICS_REPLICATION_FACTOR, Type.INT, -1, brokerDefaultOr(Short.MAX_VALUE), Importance.HIGH,
+            "Replication factor of the topics mvsink creates (consensus, reports, dead-letter); -1: the broker's "
+                + "default.replication.factor. Kafka Streams' replication.factor (its changelog and repartition "
+                + "topics) follows it unless " + STREAMS_PREFIX + "replication.factor is set. The consensus topic is "
+                + "the shard's only ledger: run 3 in production (at start a WARN names a consensus topic with fewer "
+                + "replicas). An existing topic is checked, never changed.")
+        .define(TOPICS_MIN_INSYNC_REPLICAS, Type.INT, -1, brokerDefaultOr(Short.MAX_VALUE), Importance.HIGH,
+            "min.insync.replicas of the topics mvsink creates and, unless " + STREAMS_PREFIX
+                + "topic.min.insync.replicas is set, of Kafka Streams' internal topics; -1: the broker's default. "
+                + "mvsink's exactly-once producers write with acks=all, so a write needs this many replicas in sync: "
+                + "run 2 with 3 replicas in production (at start a WARN names a consensus topic below 2). At most "
+                + TOPICS_REPLICATION_FACTOR + ".")
         .define(BATCH_INTERVAL_MS, Type.LONG, 1000L, between(1L, 86_400_000L), Importance.HIGH,
             "Width of the interval grid: updates are grouped into batches per [k*interval, (k+1)*interval).")
         .define(COALESCING_MODE, Type.STRING, MODE_BARRIER, ValidString.in(MODE_NONE, MODE_BEST_EFFORT, MODE_BARRIER),
@@ -110,6 +130,12 @@ public final class MvsinkConfig extends AbstractConfig {
             "Kafka Streams stream threads (workers) in this JVM.")
         .define(STATE_DIR, Type.STRING, "", Importance.MEDIUM,
             "Directory of the RocksDB state stores; empty means Kafka Streams' default.")
+        .define(ROCKSDB_MEMORY_BYTES, Type.LONG, ROCKSDB_MEMORY_DEFAULT, new RocksMemoryValidator(), Importance.HIGH,
+            "Off-heap memory of all the app's RocksDB stores together: one block cache of this size, shared by "
+                + "every store, with their memtables charged to it (up to half of it). 0: no bound, each store "
+                + "with Kafka Streams' defaults (a 50 MiB block cache and up to 3 x 16 MiB memtables per store, "
+                + "3 stores per corrections partition and 2 more). Leave room for it outside the heap (docker/README.md, "
+                + "Memory). Not with streams.rocksdb.config.setter.")
         .define(PUNCTUATE_INTERVAL_MS, Type.LONG, 100L, between(10L, 60_000L), Importance.LOW,
             "How often a task looks for finished batches and newly sealed uppers (wall clock).")
         .define(BLOB_CONNECTION_STRING, Type.PASSWORD, "", Importance.HIGH,
@@ -371,6 +397,35 @@ public final class MvsinkConfig extends AbstractConfig {
             }
         });
         errors.check(this::checkGcGrace);
+        errors.check(() -> {
+            int replicas = getInt(TOPICS_REPLICATION_FACTOR);
+            int insync = getInt(TOPICS_MIN_INSYNC_REPLICAS);
+            if (replicas > 0 && insync > replicas) {
+                throw new ConfigException(TOPICS_MIN_INSYNC_REPLICAS, insync, "must be at most "
+                    + TOPICS_REPLICATION_FACTOR + " (" + replicas + "): no write to the topics would ever succeed");
+            }
+        });
+        errors.check(this::checkRocksDbSetter);
+    }
+
+    /** -1 (the broker's default) or 1 to {@code max}. */
+    private static ConfigDef.Validator brokerDefaultOr(int max) {
+        return ConfigDef.LambdaValidator.with((name, value) -> {
+            int n = (Integer) value;
+            if (n != -1 && (n < 1 || n > max)) {
+                throw new ConfigException(name, value, "must be -1 (the broker's default) or 1 to " + max);
+            }
+        }, () -> "-1 or [1,...," + max + "]");
+    }
+
+    /** The bound is a config setter of its own: a user's setter would replace it, silently. */
+    private void checkRocksDbSetter() {
+        Object setter = streamsOverrides().get(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG);
+        if (setter != null && getLong(ROCKSDB_MEMORY_BYTES) > 0) {
+            throw new ConfigException(STREAMS_PREFIX + StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, setter,
+                "cannot be set with " + ROCKSDB_MEMORY_BYTES + " > 0 (mvsink's bound is a config setter of its own): "
+                + "set " + ROCKSDB_MEMORY_BYTES + "=0 to bound RocksDB's memory in your setter instead");
+        }
     }
 
     private void checkGcGrace() {
@@ -453,6 +508,23 @@ public final class MvsinkConfig extends AbstractConfig {
         @Override
         public String toString() {
             return "[A-Za-z0-9._-]+";
+        }
+    }
+
+    /** 0 (no bound) or at least {@link #ROCKSDB_MEMORY_LEAST}. */
+    static final class RocksMemoryValidator implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            long bytes = (Long) value;
+            if (bytes != 0 && bytes < ROCKSDB_MEMORY_LEAST) {
+                throw new ConfigException(name, value, "must be 0 (no bound) or at least " + ROCKSDB_MEMORY_LEAST
+                    + " (16 MiB)");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "0 or [" + ROCKSDB_MEMORY_LEAST + ",...]";
         }
     }
 

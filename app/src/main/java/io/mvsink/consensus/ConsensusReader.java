@@ -1,7 +1,6 @@
 package io.mvsink.consensus;
 
 import io.mvsink.avro.StateDiff;
-import io.mvsink.avro.StateRollup;
 import io.mvsink.codec.Codecs;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,57 +20,69 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * Rebuilds shard states from the consensus topic alone: reads every committed record from the
- * beginning to the current end, keeps the latest value of each key (as the compacted topic will),
- * and applies the diffs after the shard's latest rollup to it in seqno order.
+ * beginning to the current end and folds the shard's records into its state as they come
+ * ({@link ShardFold}): a reader holds the live shard (the newest rollup and the diffs after it),
+ * never the diffs the log cleaner has not removed yet.
  */
 public final class ConsensusReader {
     private ConsensusReader() {
     }
 
     /**
-     * What the topic holds for one shard: its latest rollup (or null), the diffs that still have a
-     * value, every diff record still in the log, and how many records of the shard (tombstones
-     * included) the log still holds.
+     * What a read of the topic found for one shard: its state as of the topic's end and how many
+     * records of the shard (tombstones included) the log still holds.
      */
-    public record Log(StateRollup rollup, List<StateDiff> diffs, List<StateDiff> history, long records,
-                      ShardGrace grace) {
-        /** The shard's state: the rollup plus every later diff, with its grace record. */
-        public ShardState state(String shard) {
-            ShardState state = rollup == null ? new ShardState(shard) : ShardState.of(rollup);
-            state.recordGrace(grace);
-            for (StateDiff diff : diffs) {
-                if (diff.getSeqno() > state.seqno()) {
-                    state.apply(diff);
-                }
-            }
-            return state;
-        }
+    public record Log(ShardState state, long records) {
     }
 
     /**
      * Every diff of {@code shard} the topic still holds, tombstoned or not, in seqno order: the
-     * shard's history as far as the log cleaner has left it (tests and figures use it).
+     * shard's history as far as the log cleaner has left it. It holds all of it in memory: for tests
+     * and bench figures, never for the app or a command.
      */
     public static List<StateDiff> diffs(Map<String, Object> clientProps, String topic, String shard, Duration timeout) {
-        return log(clientProps, topic, shard, timeout).history();
+        TreeMap<Long, StateDiff> history = new TreeMap<>();
+        try (KafkaConsumer<String, byte[]> consumer = consumer(clientProps)) {
+            List<TopicPartition> partitions = partitions(consumer, topic, timeout);
+            if (partitions.isEmpty()) {
+                return List.of();
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            scanToEnd(consumer, topic, timeout, record -> {
+                if (record.value() != null && shard.equals(ConsensusKeys.shardOf(record.key()))
+                    && ConsensusKeys.isDiff(record.key())) {
+                    StateDiff diff = Codecs.STATE_DIFF.decode(record.value());
+                    history.put(diff.getSeqno(), diff);
+                }
+            });
+        }
+        return new ArrayList<>(history.values());
     }
 
     /** The shard's state as of the topic's current end. */
     public static ShardState read(Map<String, Object> clientProps, String topic, String shard, Duration timeout) {
-        return log(clientProps, topic, shard, timeout).state(shard);
+        return log(clientProps, topic, shard, timeout).state();
     }
 
-    /** The shard's records as of the topic's current end. */
+    /** The shard's state and record count as of the topic's current end. */
     public static Log log(Map<String, Object> clientProps, String topic, String shard, Duration timeout) {
         try (KafkaConsumer<String, byte[]> consumer = consumer(clientProps)) {
             List<TopicPartition> partitions = partitions(consumer, topic, timeout);
             if (partitions.isEmpty()) {
-                return new Log(null, List.of(), List.of(), 0, null);
+                return new Log(new ShardState(shard), 0);
             }
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             return readToEnd(consumer, topic, shard, timeout);
         }
+    }
+
+    /** Folds {@code shard}'s records from the assigned partitions' positions to their current end. */
+    static Log readToEnd(Consumer<String, byte[]> consumer, String topic, String shard, Duration timeout) {
+        ShardFold fold = ShardFold.of(shard, consumer.assignment().size() == 1);
+        scanToEnd(consumer, topic, timeout, record -> fold.accept(record.key(), record.value()));
+        return new Log(fold.state(), fold.records());
     }
 
     /** A read_committed consumer of the consensus topic that never creates it and commits nothing. */
@@ -92,13 +103,12 @@ public final class ConsensusReader {
             .collect(Collectors.toList());
     }
 
-    /** Reads the assigned partitions from their positions to their current end offsets. */
-    static Log readToEnd(Consumer<String, byte[]> consumer, String topic, String shard, Duration timeout) {
-        Map<String, byte[]> latest = new HashMap<>();
-        TreeMap<Long, StateDiff> history = new TreeMap<>();
-        long records = 0;
-        String graceKey = ConsensusKeys.grace(shard);
-        ShardGrace grace = null;
+    /**
+     * Reads the assigned partitions from their positions to their end offsets as of this call (for a
+     * read_committed consumer, the last stable offsets), handing each record to {@code sink}.
+     */
+    static void scanToEnd(Consumer<String, byte[]> consumer, String topic, Duration timeout,
+                          java.util.function.Consumer<ConsumerRecord<String, byte[]>> sink) {
         Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment(), timeout);
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!reachedEnd(consumer, end)) {
@@ -106,31 +116,9 @@ public final class ConsensusReader {
                 throw new TimeoutException("consensus topic " + topic + " not read to its end within " + timeout);
             }
             for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                if (graceKey.equals(record.key())) {
-                    grace = record.value() == null ? null : ShardGrace.of(Codecs.GRACE.decode(record.value()));
-                    continue;
-                }
-                if (!shard.equals(ConsensusKeys.shardOf(record.key()))) {
-                    continue;
-                }
-                latest.put(record.key(), record.value());
-                records++;
-                if (record.value() != null && !ConsensusKeys.isRollup(record.key())) {
-                    StateDiff diff = Codecs.STATE_DIFF.decode(record.value());
-                    history.put(diff.getSeqno(), diff);
-                }
+                sink.accept(record);
             }
         }
-        byte[] rollupBytes = latest.remove(ConsensusKeys.rollup(shard));
-        StateRollup rollup = rollupBytes == null ? null : Codecs.STATE_ROLLUP.decode(rollupBytes);
-        TreeMap<Long, StateDiff> live = new TreeMap<>();
-        latest.forEach((key, value) -> {
-            if (value != null) {
-                StateDiff diff = Codecs.STATE_DIFF.decode(value);
-                live.put(diff.getSeqno(), diff);
-            }
-        });
-        return new Log(rollup, new ArrayList<>(live.values()), new ArrayList<>(history.values()), records, grace);
     }
 
     private static boolean reachedEnd(Consumer<?, ?> consumer, Map<TopicPartition, Long> end) {

@@ -1,13 +1,9 @@
 package io.mvsink.consensus;
 
-import io.mvsink.avro.StateDiff;
-import io.mvsink.avro.StateRollup;
-import io.mvsink.codec.Codecs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -16,6 +12,9 @@ import org.apache.kafka.common.TopicPartition;
  * Follows one shard on the consensus topic: reads the topic to its end once (as
  * {@link ConsensusReader} does), then keeps one consumer open and applies each append as it
  * commits, in seqno order, reporting how far each one moved the upper.
+ *
+ * <p>It folds each record into the state as it reads it ({@link ShardFold}), the first read to the
+ * end included, so it holds the live shard, never the topic's uncleaned history.
  *
  * <p>A follower that lags behind the log cleaner may find the diffs of some seqnos gone (a rollup
  * tombstoned them) and the shard's newer rollup in their place: it then takes the rollup's state
@@ -27,9 +26,7 @@ import org.apache.kafka.common.TopicPartition;
 public final class ShardFollower implements AutoCloseable {
     private final Consumer<String, byte[]> consumer;
     private final String topic;
-    private final String shard;
-    private final TreeMap<Long, StateDiff> pending = new TreeMap<>();
-    private ShardState state;
+    private ShardFold fold;
 
     /**
      * The upper moved from {@code lower} to {@code upper} with the append at {@code seqno}: one seal,
@@ -45,8 +42,7 @@ public final class ShardFollower implements AutoCloseable {
     public ShardFollower(Consumer<String, byte[]> consumer, String topic, String shard, ShardState state) {
         this.consumer = consumer;
         this.topic = topic;
-        this.shard = shard;
-        this.state = state;
+        this.fold = state == null ? null : new ShardFold(state, false);
     }
 
     /**
@@ -64,8 +60,8 @@ public final class ShardFollower implements AutoCloseable {
             }
             follower.consumer.assign(partitions);
             follower.consumer.seekToBeginning(partitions);
-            follower.state = ConsensusReader.readToEnd(follower.consumer, topic, shard, timeout).state(shard);
-            follower.state.forgetRetiredBefore(Long.MAX_VALUE);
+            follower.fold = ShardFold.of(shard, partitions.size() == 1);
+            ConsensusReader.scanToEnd(follower.consumer, topic, timeout, follower::take);
             return follower;
         } catch (RuntimeException e) {
             follower.close();
@@ -80,28 +76,23 @@ public final class ShardFollower implements AutoCloseable {
 
     /** The shard's state as of the last record read. */
     public ShardState state() {
-        return state;
+        return fold.state();
     }
 
     /** Reads what committed since the last call (waiting at most {@code timeout}); the advances in order. */
     public List<Advance> poll(Duration timeout) {
         List<Advance> advances = new ArrayList<>();
         for (ConsumerRecord<String, byte[]> record : consumer.poll(timeout)) {
-            if (record.value() == null || !shard.equals(ConsensusKeys.shardOf(record.key()))) {
-                continue;
-            }
-            if (ConsensusKeys.isRollup(record.key())) {
-                applyPending(advances);
-                jump(Codecs.STATE_ROLLUP.decode(record.value()), advances);
-            } else {
-                StateDiff diff = Codecs.STATE_DIFF.decode(record.value());
-                if (diff.getSeqno() > state.seqno()) {
-                    pending.put(diff.getSeqno(), diff);
-                }
-            }
+            advances.addAll(take(record));
         }
-        applyPending(advances);
         return advances;
+    }
+
+    /** Folds one record into the state, which forgets retired blobs (a follower neither rolls up nor collects). */
+    private List<Advance> take(ConsumerRecord<String, byte[]> record) {
+        List<Advance> steps = fold.accept(record.key(), record.value());
+        fold.state().forgetRetiredBefore(Long.MAX_VALUE);
+        return steps;
     }
 
     /** Polls until the topic's end as of this call is read; the advances in order. */
@@ -117,34 +108,6 @@ public final class ShardFollower implements AutoCloseable {
             advances.addAll(poll(Duration.ofMillis(200)));
         }
         return advances;
-    }
-
-    private void applyPending(List<Advance> advances) {
-        while (!pending.isEmpty() && pending.firstKey() == state.seqno() + 1) {
-            StateDiff diff = pending.pollFirstEntry().getValue();
-            long lower = state.upper();
-            state.apply(diff);
-            // a follower never rolls up nor collects: what each merge retired would only grow with its life
-            state.forgetRetiredBefore(Long.MAX_VALUE);
-            if (state.upper() > lower) {
-                advances.add(new Advance(diff.getSeqno(), lower, state.upper()));
-            }
-        }
-    }
-
-    /** A rollup past the state: the diffs in between were cleaned away, the rollup stands for them. */
-    private void jump(StateRollup rollup, List<Advance> advances) {
-        if (rollup.getSeqno() <= state.seqno()) {
-            return;
-        }
-        long lower = state.upper();
-        state = ShardState.of(rollup);
-        state.forgetRetiredBefore(Long.MAX_VALUE);
-        pending.headMap(rollup.getSeqno(), true).clear();
-        if (state.upper() > lower) {
-            advances.add(new Advance(rollup.getSeqno(), lower, state.upper()));
-        }
-        applyPending(advances);
     }
 
     @Override

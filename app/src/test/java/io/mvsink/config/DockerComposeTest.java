@@ -106,6 +106,29 @@ class DockerComposeTest {
         assertFalse(dockerfile.instructions("EXPOSE").contains("9999"), "no JMX port exposed");
     }
 
+    /**
+     * docker/README.md, "Memory": in the smallest container it recommends (1.5 GiB) the heap share
+     * leaves room for RocksDB's default bound and the JVM's ~350 MiB outside the heap; the stack's
+     * own JDK_JAVA_OPTIONS (set whole) keep the image's share.
+     */
+    @Test
+    void shouldLeaveRoomOutsideTheHeapForRocksDbAndTheJvm() {
+        long mib = 1024 * 1024;
+        long container = 1536 * mib;
+        long outsideHeap = MvsinkConfig.ROCKSDB_MEMORY_DEFAULT + 350 * mib;
+        int imageShare = heapShare(dockerfile.env().getOrDefault("JDK_JAVA_OPTIONS", ""));
+        assertTrue(container * (100 - imageShare) / 100 >= outsideHeap, "-XX:MaxRAMPercentage=" + imageShare
+            + " leaves " + container * (100 - imageShare) / 100 / mib + " MiB of 1.5 GiB outside the heap, not "
+            + outsideHeap / mib);
+        assertEquals(imageShare, heapShare(compose.at("/services/mvsink/environment/JDK_JAVA_OPTIONS").asText()));
+    }
+
+    private static int heapShare(String javaOptions) {
+        Matcher m = Pattern.compile("-XX:MaxRAMPercentage=(\\d+)").matcher(javaOptions);
+        assertTrue(m.find(), "JDK_JAVA_OPTIONS sets -XX:MaxRAMPercentage: " + javaOptions);
+        return Integer.parseInt(m.group(1));
+    }
+
     @Test
     void shouldOptIntoJmxOnlyInTheLocalStackAndOnlyOnLoopback() {
         String javaOptions = compose.at("/services/mvsink/environment/JDK_JAVA_OPTIONS").asText();

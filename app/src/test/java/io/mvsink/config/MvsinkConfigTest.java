@@ -9,7 +9,9 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.streams.state.RocksDBConfigSetter;
 import org.junit.jupiter.api.Test;
+import org.rocksdb.Options;
 
 class MvsinkConfigTest {
 
@@ -152,6 +154,17 @@ class MvsinkConfigTest {
     }
 
     @Test
+    void shouldRefuseATopicReplicationThatNoWriteCouldMeet() {
+        assertRefused(MvsinkConfig.TOPICS_MIN_INSYNC_REPLICAS, "3", MvsinkConfig.TOPICS_REPLICATION_FACTOR, "2");
+        assertRefused(MvsinkConfig.TOPICS_REPLICATION_FACTOR, "0");
+        assertRefused(MvsinkConfig.TOPICS_MIN_INSYNC_REPLICAS, "-2");
+        MvsinkConfig config = config(MvsinkConfig.TOPICS_REPLICATION_FACTOR, "3",
+            MvsinkConfig.TOPICS_MIN_INSYNC_REPLICAS, "2");
+        assertEquals(3, config.getInt(MvsinkConfig.TOPICS_REPLICATION_FACTOR));
+        assertEquals(-1, config().getInt(MvsinkConfig.TOPICS_MIN_INSYNC_REPLICAS), "the broker's default");
+    }
+
+    @Test
     void shouldRefuseACorrectionsTopicThatIsAlsoTheDerivedReportsTopic() {
         assertRefused(MvsinkConfig.CORRECTIONS_TOPIC, "mvsink-reports");
     }
@@ -270,6 +283,38 @@ class MvsinkConfigTest {
             assertTrue(e.getMessage().contains(option), option + ": " + e.getMessage());
         }
         assertTrue(e.getMessage().startsWith("4 configuration errors"), e.getMessage());
+    }
+
+    @Test
+    void shouldBoundRocksDbBy256MiBUnlessTold() {
+        assertEquals(256L * 1024 * 1024, config().getLong(MvsinkConfig.ROCKSDB_MEMORY_BYTES));
+        assertEquals(0L, config(MvsinkConfig.ROCKSDB_MEMORY_BYTES, "0").getLong(MvsinkConfig.ROCKSDB_MEMORY_BYTES));
+        ConfigException small = assertThrows(ConfigException.class,
+            () -> config(MvsinkConfig.ROCKSDB_MEMORY_BYTES, "1048576"));
+        assertTrue(small.getMessage().contains(MvsinkConfig.ROCKSDB_MEMORY_BYTES), small.getMessage());
+    }
+
+    private static final String SETTER = MySetter.class.getName();
+
+    /** A user's own RocksDB config setter. */
+    public static final class MySetter implements RocksDBConfigSetter {
+        @Override
+        public void setConfig(String storeName, Options options, Map<String, Object> configs) {
+        }
+
+        @Override
+        public void close(String storeName, Options options) {
+        }
+    }
+
+    @Test
+    void shouldRefuseAUsersRocksDbConfigSetterUnderTheBound() {
+        ConfigException e = assertThrows(ConfigException.class,
+            () -> config("streams.rocksdb.config.setter", SETTER));
+        assertTrue(e.getMessage().contains("streams.rocksdb.config.setter")
+            && e.getMessage().contains(MvsinkConfig.ROCKSDB_MEMORY_BYTES + "=0"), e.getMessage());
+        assertEquals(SETTER, config("streams.rocksdb.config.setter", SETTER,
+            MvsinkConfig.ROCKSDB_MEMORY_BYTES, "0").streamsOverrides().get("rocksdb.config.setter"));
     }
 
     private static ConfigException assertRefused(String option, String value, String... more) {

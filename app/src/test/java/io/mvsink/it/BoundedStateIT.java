@@ -45,7 +45,7 @@ class BoundedStateIT {
     private static final long INTERVAL_MS = 50;
     private static final int MIN_APPENDS = 5_000;
 
-    private record Sample(double atSeconds, long appends, long seals, int live, long retained, int blobs,
+    private record Sample(double atSeconds, long appends, int live, long retained, int blobs,
                           int referenced) {
     }
 
@@ -156,10 +156,9 @@ class BoundedStateIT {
     private static Sample sample(SinkHarness sink, long started) {
         ConsensusReader.Log log = ConsensusReader.log(sink.clientProps(), sink.name + "-consensus",
             sink.correctionsTopic(), Duration.ofSeconds(30));
-        ShardState state = log.state(sink.correctionsTopic());
+        ShardState state = log.state();
         List<BlobInfo> blobs = sink.blobs.list(sink.correctionsTopic() + "/");
-        long seals = log.diffs().stream().filter(d -> !ShardState.isCompaction(d)).count();
-        return new Sample(seconds(started), state.seqno(), seals, state.batches().size(), log.records(), blobs.size(),
+        return new Sample(seconds(started), state.seqno(), state.batches().size(), log.records(), blobs.size(),
             state.referencedBlobs().size());
     }
 

@@ -9,6 +9,7 @@ import io.mvsink.local.LocalStack;
 import io.mvsink.local.LocalStackExtension;
 import io.mvsink.topology.SinkTopology;
 import io.mvsink.topology.TopicException;
+import io.mvsink.topology.TopicSettings;
 import io.mvsink.topology.TopicSetup;
 import java.time.Duration;
 import java.util.List;
@@ -25,17 +26,65 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class TopicSetupIT {
 
     @Test
-    void shouldCreateItsTopicsWithACompactedConsensusTopic(LocalStack stack) throws Exception {
+    void shouldCreateItsTopicsWithACompactedConsensusTopicThatIsCleanedWithinTheHour(LocalStack stack) throws Exception {
         String n = "ts-" + UUID.randomUUID().toString().substring(0, 8);
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", stack.bootstrapServers()))) {
             admin.createTopics(List.of(new NewTopic(n + "-c", 3, (short) 1))).all().get(60, TimeUnit.SECONDS);
-            int partitions = new TopicSetup(admin).ensure(new SinkTopology.Topics(n + "-c", n + "-r", n + "-k", n + "-d"));
-            assertEquals(3, partitions);
-            ConfigResource consensus = new ConfigResource(ConfigResource.Type.TOPIC, n + "-k");
-            assertEquals("compact", admin.describeConfigs(List.of(consensus)).all().get().get(consensus)
-                .get("cleanup.policy").value());
-            assertTrue(admin.listTopics().names().get().containsAll(List.of(n + "-r", n + "-d")));
+            TopicSetup.Setup setup = new TopicSetup(admin, new TopicSettings(1, 1))
+                .setUp(new SinkTopology.Topics(n + "-c", n + "-r", n + "-k", n + "-d"));
+            assertEquals(3, setup.partitions());
+            Map<String, String> consensus = configs(admin, n + "-k");
+            assertEquals("compact", consensus.get("cleanup.policy"));
+            assertEquals("3600000", consensus.get("segment.ms"));
+            assertEquals("3600000", consensus.get("max.compaction.lag.ms"));
+            assertEquals("0.1", consensus.get("min.cleanable.dirty.ratio"));
+            assertEquals("86400000", consensus.get("delete.retention.ms"));
+            for (String topic : List.of(n + "-k", n + "-r", n + "-d")) {
+                assertEquals("1", configs(admin, topic).get("min.insync.replicas"), topic);
+                assertEquals(1, admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions()
+                    .get(0).replicas().size(), topic);
+            }
+            assertEquals("delete", configs(admin, n + "-r").get("cleanup.policy"));
+            // the one-broker stack cannot replicate: the one warning says so, and the setup goes on
+            assertEquals(1, setup.warnings().size(), setup.warnings().toString());
+            assertTrue(setup.warnings().get(0).contains("1 replica(s) and min.insync.replicas=1"),
+                setup.warnings().get(0));
         }
+    }
+
+    @Test
+    void shouldWarnAboutAnExistingConsensusTopicWithBrokerDefaultsAndASmallMaxMessageBytes(LocalStack stack)
+            throws Exception {
+        String n = "ts-" + UUID.randomUUID().toString().substring(0, 8);
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", stack.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(n + "-c", 1, (short) 1), new NewTopic(n + "-k", 1, (short) 1)
+                    .configs(Map.of("cleanup.policy", "compact", "max.message.bytes", "65536"))))
+                .all().get(60, TimeUnit.SECONDS);
+
+            SinkTopology.Topics topics = new SinkTopology.Topics(n + "-c", n + "-r", n + "-k", n + "-d");
+            TopicException e = assertThrows(TopicException.class,
+                () -> new TopicSetup(admin, new TopicSettings(3, 2)).setUp(topics));
+            assertTrue(e.getMessage().contains(n + "-r") && e.getMessage().contains("replication factor"),
+                "one broker cannot hold 3 replicas: " + e.getMessage());
+
+            TopicSetup.Setup setup = new TopicSetup(admin, TopicSettings.BROKER_DEFAULTS).setUp(topics);
+
+            assertEquals(65_536, setup.consensusMaxMessageBytes());
+            String all = String.join("\n", setup.warnings());
+            assertEquals(3, setup.warnings().size(), all);
+            assertTrue(all.contains("'" + n + "-k' (the shard's only ledger) has 1 replica(s)"), all);
+            assertTrue(all.contains("segment.ms=604800000"), all);
+            assertTrue(all.contains("max.message.bytes=65536"), all);
+            assertEquals("65536", configs(admin, n + "-k").get("max.message.bytes"), "an existing topic is not changed");
+        }
+    }
+
+    private static Map<String, String> configs(Admin admin, String topic) throws Exception {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        Map<String, String> values = new java.util.HashMap<>();
+        admin.describeConfigs(List.of(resource)).all().get(60, TimeUnit.SECONDS).get(resource).entries()
+            .forEach(e -> values.put(e.name(), e.value()));
+        return values;
     }
 
     @Test

@@ -7,7 +7,6 @@ import io.mvsink.avro.Batch;
 import io.mvsink.avro.Contribution;
 import io.mvsink.avro.Part;
 import io.mvsink.avro.StateDiff;
-import io.mvsink.avro.StateRollup;
 import io.mvsink.batch.CoalescingMode;
 import io.mvsink.batch.PartEncoder;
 import io.mvsink.protocol.SharedBatchRegistry;
@@ -16,15 +15,13 @@ import io.mvsink.blob.InMemoryBlobStore;
 import io.mvsink.codec.Codecs;
 import io.mvsink.compact.BatchMerge;
 import io.mvsink.consensus.ConsensusKeys;
-import io.mvsink.consensus.ShardGrace;
-import io.mvsink.consensus.ConsensusReader;
+import io.mvsink.consensus.ShardFold;
 import io.mvsink.consensus.ShardState;
 import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.registry.InMemorySchemaRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -254,16 +251,11 @@ class AppenderUpkeepTest {
         }
     }
 
+    /** The state a reader rebuilds from the compacted topic: its records in key order (grace, rollup, diffs). */
     private ShardState rebuilt() {
-        Map<String, byte[]> latest = new HashMap<>(compacted);
-        byte[] rollup = latest.remove(ConsensusKeys.rollup("s"));
-        byte[] grace = latest.remove(ConsensusKeys.grace("s"));
-        List<StateDiff> diffs = new ArrayList<>();
-        latest.values().stream().filter(v -> v != null).map(Codecs.STATE_DIFF::decode).forEach(diffs::add);
-        diffs.sort((a, b) -> Long.compare(a.getSeqno(), b.getSeqno()));
-        StateRollup r = rollup == null ? null : Codecs.STATE_ROLLUP.decode(rollup);
-        return new ConsensusReader.Log(r, diffs, diffs, 0,
-            grace == null ? null : ShardGrace.of(Codecs.GRACE.decode(grace))).state("s");
+        ShardFold fold = ShardFold.of("s", false);
+        new TreeMap<>(compacted).forEach(fold::accept);
+        return fold.state();
     }
 
     private static List<String> ids(ShardState state) {
