@@ -6,7 +6,7 @@ import io.mvsink.local.LocalStack;
 import io.mvsink.local.LocalStackLauncher;
 import io.mvsink.local.LocalStackOptions;
 import io.mvsink.produce.CorrectionProducer;
-import io.mvsink.produce.Workload;
+import io.mvsink.produce.CorrectionSource;
 import io.mvsink.registry.RegistryClient;
 import io.mvsink.registry.RegistrySettings;
 import java.nio.file.Files;
@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -29,61 +28,33 @@ import org.apache.kafka.common.TopicPartition;
  * The catch-up benchmark: a backlog preloaded once, then, one after another in child JVMs of
  * their own, a plain consumer reading it, a plain exactly-once Streams app doing one store get
  * and put per record, and mvsink from scratch in each coalescing mode (and barrier on a wide
- * grid), each until caught up. Prints a table and the targets, writes JSON; exit code 1 if an
+ * grid), each until caught up; all of it once per workload ({@link CatchUpWorkload}), each on a
+ * topic of its own. Prints a table and the targets per workload, writes JSON; exit code 1 if an
  * mvsink run did not catch up or its snapshot differs from the workload's model.
  */
 public final class CatchUpBench {
-    private static final long WORKLOAD_SEED = 11;
-    private static final int WORKLOAD_KEYS = 50_000;
-    private static final double RETRACT_SHARE = 0.3;
-
     private CatchUpBench() {
     }
 
     public static int run(CatchUpOptions options) throws Exception {
         Path work = Files.createTempDirectory("mvsink-catchup");
         String runId = Long.toString(System.currentTimeMillis() / 1000 % 1_000_000);
-        String topic = "catchup-" + runId + "-corrections";
-        List<CatchUpFigures> figures = new ArrayList<>();
-        List<SubscriberFigures> subscribers = new ArrayList<>();
+        List<CatchUpResult> results = new ArrayList<>();
         System.err.println("bench: starting Kafka, Apicurio Registry and Azurite on 127.0.0.1; child logs in " + work);
         try (LocalStack stack = LocalStackLauncher.start(LocalStackOptions.defaults().withVerbose(true))) {
-            CatchUpRunner runner = runner(stack, options, work, runId, topic);
-            System.err.println("bench: plain consumer");
-            figures.add(runner.consumer());
-            if (!options.skipReference()) {
-                System.err.println("bench: plain exactly-once Streams app (one get and one put per record)");
-                figures.add(runner.reference());
+            for (CatchUpWorkload workload : options.workloads()) {
+                // the narrow workload keeps the names it had before there were two
+                String id = workload == CatchUpWorkload.NARROW ? runId : runId + "-" + workload.label();
+                results.add(run(stack, options, work, id, workload));
             }
-            for (CoalescingMode mode : options.modes()) {
-                System.err.println("bench: mvsink " + mode.configName() + " on the "
-                    + CatchUpFigures.grid(options.intervalMs()) + " grid");
-                figures.add(runner.mvsink(mode, options.intervalMs(), "default"));
-            }
-            if (options.wideIntervalMs() > 0) {
-                System.err.println("bench: mvsink barrier on the " + CatchUpFigures.grid(options.wideIntervalMs())
-                    + " grid, -Xmx" + options.wideHeap());
-                figures.add(runner.mvsink(CoalescingMode.BARRIER, options.wideIntervalMs(), options.wideHeap()));
-            }
-            subscribers = runner.subscribers();
         }
         System.out.printf("mvsink bench --scenario catch-up: %d updates preloaded on %d partitions (progress every %d "
-                + "updates, event time 1-2 x %d ms per step), %d stream threads%n%n", options.updates(),
+                + "updates, event time 1-2 x %d ms per step), %d stream threads, per workload%n%n", options.updates(),
             options.partitions(), options.updatesPerStep(), options.intervalMs(), options.threads());
-        System.out.println(CatchUpTable.format(figures));
-        if (!subscribers.isEmpty()) {
-            System.out.println("--subscribe: a subscriber in the bench's JVM follows each mvsink run's shard from its "
-                + "first append; lag = from a seal's commit (first readable) to its delivery");
-            System.out.println(SubscriberFigures.format(subscribers));
-        }
-        System.out.println("targets:");
-        CatchUpTargets.check(figures, options).forEach(System.out::println);
-        subscribers.forEach(s -> System.out.println(s.targetLine()));
-        writeJson(options, figures, subscribers);
-        System.out.println("\nfigures written to " + options.out().toAbsolutePath());
-        boolean correct = figures.stream().filter(CatchUpFigures::isMvsink)
-            .allMatch(f -> f.completed() && f.snapshot().equalsModel())
-            && subscribers.stream().allMatch(s -> s.sumEqualsModel() && s.failure() == null);
+        results.forEach(r -> System.out.println(r.report(options)));
+        writeJson(options, results);
+        System.out.println("figures written to " + options.out().toAbsolutePath());
+        boolean correct = results.stream().allMatch(CatchUpResult::correct);
         if (!correct) {
             System.out.println("FAILED: an mvsink run did not catch up, or its snapshot or a subscriber's sum differs "
                 + "from the model (see above)");
@@ -91,25 +62,67 @@ public final class CatchUpBench {
         return correct ? 0 : 1;
     }
 
+    /** Preloads {@code workload} on a topic of its own and runs every program over it. */
+    private static CatchUpResult run(LocalStack stack, CatchUpOptions options, Path work, String runId,
+                                     CatchUpWorkload workload) throws Exception {
+        String topic = "catchup-" + runId + "-corrections";
+        System.err.println("bench: workload " + workload.label() + ", topic " + topic);
+        Prepared prepared = prepare(stack, options, work, runId, topic, workload);
+        CatchUpRunner runner = prepared.runner();
+        List<CatchUpFigures> figures = new ArrayList<>();
+        System.err.println("bench: plain consumer");
+        figures.add(runner.consumer());
+        if (!options.skipReference()) {
+            System.err.println("bench: plain exactly-once Streams app (one get and one put per record)");
+            figures.add(runner.reference());
+        }
+        for (CoalescingMode mode : options.modes()) {
+            System.err.println("bench: mvsink " + mode.configName() + " on the "
+                + CatchUpFigures.grid(options.intervalMs()) + " grid");
+            figures.add(runner.mvsink(mode, options.intervalMs(), "default"));
+        }
+        if (options.wideIntervalMs() > 0) {
+            System.err.println("bench: mvsink barrier on the " + CatchUpFigures.grid(options.wideIntervalMs())
+                + " grid, -Xmx" + options.wideHeap());
+            figures.add(runner.mvsink(CoalescingMode.BARRIER, options.wideIntervalMs(), options.wideHeap()));
+        }
+        return new CatchUpResult(workload, figures, runner.subscribers(), prepared.sent().late());
+    }
+
     /**
-     * Preloads {@code topic} with the backlog {@code options} describe (the workload seeded as in
-     * every catch-up run) and returns a runner for the programs that catch it up.
+     * Preloads {@code topic} with the narrow workload's backlog {@code options} describe (seeded as
+     * in every catch-up run) and returns a runner for the programs that catch it up.
      */
     static CatchUpRunner runner(LocalStack stack, CatchUpOptions options, Path work, String runId, String topic)
         throws Exception {
-        Map<String, Object> client = Map.of("bootstrap.servers", stack.bootstrapServers());
-        PreloadPlan plan = PreloadPlan.of(options.updates(), options.updatesPerStep(), options.intervalMs(),
-            options.alignMs(), System.currentTimeMillis(), WORKLOAD_SEED);
-        Workload workload = new Workload(WORKLOAD_SEED, WORKLOAD_KEYS, RETRACT_SHARE);
-        Map<TopicPartition, Long> end = preload(stack, client, topic, options, plan, workload);
-        Map<String, Long> model = new TreeMap<>();
-        workload.model().forEach((row, count) -> model.put(GenericData.get().toString(row), count));
-        return new CatchUpRunner(stack, options, work, runId, topic, plan, model, end);
+        return prepare(stack, options, work, runId, topic, CatchUpWorkload.NARROW).runner();
     }
 
-    /** Creates the topic and preloads it; returns its end offsets. */
-    private static Map<TopicPartition, Long> preload(LocalStack stack, Map<String, Object> client, String topic,
-                                                     CatchUpOptions options, PreloadPlan plan, Workload workload)
+    /** A runner over a preloaded topic, and what the preload sent. */
+    private record Prepared(CatchUpRunner runner, Preload.Sent sent) {
+    }
+
+    /** Preloads {@code topic} with {@code workload}'s backlog; the runner compares with its model. */
+    private static Prepared prepare(LocalStack stack, CatchUpOptions options, Path work, String runId, String topic,
+                                    CatchUpWorkload workload) throws Exception {
+        Map<String, Object> client = Map.of("bootstrap.servers", stack.bootstrapServers());
+        PreloadPlan plan = PreloadPlan.of(options.updates(), options.updatesPerStep(), options.intervalMs(),
+            options.alignMs(), System.currentTimeMillis(), CatchUpWorkload.SEED);
+        CorrectionSource source = workload.source();
+        Preloaded preloaded = preload(stack, client, topic, options, plan, source);
+        Map<String, Long> model = new TreeMap<>();
+        source.model().forEach((row, count) -> model.put(GenericData.get().toString(row), count));
+        return new Prepared(new CatchUpRunner(stack, options, work, runId, topic, plan, model, preloaded.end()),
+            preloaded.sent());
+    }
+
+    /** The preload's end offsets and what it sent. */
+    private record Preloaded(Map<TopicPartition, Long> end, Preload.Sent sent) {
+    }
+
+    /** Creates the topic and preloads it (registering the row schema under the topic's subject). */
+    private static Preloaded preload(LocalStack stack, Map<String, Object> client, String topic,
+                                     CatchUpOptions options, PreloadPlan plan, CorrectionSource source)
         throws Exception {
         try (Admin admin = Admin.create(client)) {
             admin.createTopics(List.of(new NewTopic(topic, options.partitions(), (short) 1))).all().get(60, TimeUnit.SECONDS);
@@ -118,16 +131,17 @@ public final class CatchUpBench {
             producerProps.put("batch.size", 256 * 1024);
             // the runs' apps name their rows' subject by the default strategy
             String subject = SubjectNameStrategy.TOPIC_NAME.subject(topic, "");
+            Preload.Sent sent;
             try (CorrectionProducer producer = new CorrectionProducer(producerProps, topic, subject,
                     new RegistryClient(RegistrySettings.of(stack.registryUrl())))) {
-                Preload.send(producer, workload, plan);
+                sent = Preload.send(producer, source, plan);
             }
             Map<TopicPartition, OffsetSpec> latest = new LinkedHashMap<>();
             for (int p = 0; p < options.partitions(); p++) {
                 latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
             }
-            return admin.listOffsets(latest).all().get(60, TimeUnit.SECONDS).entrySet().stream()
-                .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+            return new Preloaded(admin.listOffsets(latest).all().get(60, TimeUnit.SECONDS).entrySet().stream()
+                .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset())), sent);
         }
     }
 
@@ -143,23 +157,27 @@ public final class CatchUpBench {
         return opts;
     }
 
-    private static void writeJson(CatchUpOptions options, List<CatchUpFigures> figures,
-                                  List<SubscriberFigures> subscribers) {
+    /**
+     * The JSON: the options, then one workload's runs, ratios and targets at the top level (the
+     * shape of a single-workload run), or with {@code --workload both} each workload's under
+     * {@code workloads.<name>}.
+     */
+    private static void writeJson(CatchUpOptions options, List<CatchUpResult> results) {
         Map<String, Object> doc = new LinkedHashMap<>();
         Map<String, Object> opts = backlogOptions("catch-up", options);
         opts.put("wide_interval_ms", options.wideIntervalMs());
         opts.put("wide_heap", options.wideHeap());
         opts.put("modes", options.modes().stream().map(CoalescingMode::configName).toList());
         opts.put("subscribe", options.subscribe());
+        opts.put("workloads", options.workloads().stream().map(CatchUpWorkload::label).toList());
         doc.put("options", opts);
-        doc.put("runs", figures.stream().map(CatchUpFigures::toMap).toList());
-        if (!subscribers.isEmpty()) {
-            doc.put("subscribers", subscribers.stream().map(SubscriberFigures::toMap).toList());
+        if (results.size() == 1) {
+            doc.putAll(results.get(0).toMap(options));
+        } else {
+            Map<String, Object> byWorkload = new LinkedHashMap<>();
+            results.forEach(r -> byWorkload.put(r.workload().label(), r.toMap(options)));
+            doc.put("workloads", byWorkload);
         }
-        doc.put("ratios", CatchUpRatios.of(figures, options));
-        doc.put("targets", CatchUpTargets.check(figures, options).stream().map(c -> Map.of(
-            "target", c.target(), "measured", c.measured(), "verdict", c.verdict().name().toLowerCase(Locale.ROOT)))
-            .toList());
         BenchJson.write(options.out(), doc);
     }
 }

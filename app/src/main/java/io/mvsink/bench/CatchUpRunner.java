@@ -62,15 +62,23 @@ final class CatchUpRunner {
 
     /** The plain consumer, until it has read every record to the end offsets. */
     CatchUpFigures consumer() throws InterruptedException {
-        Path result = work.resolve("consumer-result.txt");
+        Path result = consumerResult(work, runId);
         try (ChildJvm child = ChildJvm.start("plain consumer", List.of(), PlainConsumer.class.getName(),
-                List.of(stack.bootstrapServers(), topic, result.toString()), work.resolve("consumer.log"))) {
+                List.of(stack.bootstrapServers(), topic, result.toString()), work.resolve("catchup-" + runId + "-consumer.log"))) {
             boolean done = await(child, () -> Files.exists(result), () -> Thread.sleep(POLL.toMillis() / 4));
             double seconds = secondsSince(child.launchedNanos());
             ProcSample usage = child.stop(STOP_GRACE);
             return new CatchUpFigures(CatchUpFigures.CONSUMER, 0, "default", plan.updates(), done, seconds,
                 Double.NaN, usage, null, null, Map.of());
         }
+    }
+
+    /**
+     * The file the plain consumer of run {@code runId} writes when it has read to the end: one per
+     * run id, so that a second workload's consumer in the same work directory is not done at once.
+     */
+    static Path consumerResult(Path work, String runId) {
+        return work.resolve("catchup-" + runId + "-consumer-result.txt");
     }
 
     /** The reference Streams app, until its group has committed offsets up to the end offsets. */

@@ -49,6 +49,18 @@ record PreloadPlan(long updates, int updatesPerStep, long[] stepStarts) {
         return stepStarts[step] + span * j / updatesIn(step);
     }
 
+    /**
+     * Time of update {@code j} of step {@code step} (at least 1) sent late: below the partition's
+     * frontier, which the progress after step {@code step - 1} set; spread over that step's span.
+     */
+    long lateTimeOf(int step, int j) {
+        if (step < 1) {
+            throw new IllegalArgumentException("step 0 has no frontier below which an update is late");
+        }
+        long span = stepStarts[step] - stepStarts[step - 1];
+        return stepStarts[step - 1] + span * j / updatesIn(step);
+    }
+
     /** The progress upper that ends step {@code step}. */
     long upperAfter(int step) {
         return stepStarts[step + 1];

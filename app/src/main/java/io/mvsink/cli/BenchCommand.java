@@ -5,6 +5,7 @@ import io.mvsink.bench.Bench;
 import io.mvsink.bench.BenchOptions;
 import io.mvsink.bench.CatchUpBench;
 import io.mvsink.bench.CatchUpOptions;
+import io.mvsink.bench.CatchUpWorkload;
 import io.mvsink.bench.MemoryBench;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.bench.QuietBench;
@@ -21,7 +22,8 @@ import picocli.CommandLine.Option;
         + "per append, consensus bytes, throughput and seal latency with their ratios to mode none.",
     "catch-up: a backlog preloaded once, then a plain consumer, a plain exactly-once Streams app and mvsink from "
         + "scratch in each mode (and barrier on a wide grid), each in its own JVM until caught up; updates/s, CPU "
-        + "per update, seals, blob PUTs, batches per append, max RSS and ratios to the Streams app.",
+        + "per update, seals, blob PUTs, batches per append, max RSS and ratios to the Streams app; per workload "
+        + "(--workload).",
     "quiet: a quiet shard (--quiet-rate updates/s, barrier, compaction on) for --duration-s, with inline batches "
         + "on and off; blob PUTs per seal (part writes and all writes, merges included) and consensus bytes per seal.",
     "memory: a backlog preloaded once on --partitions (64 unless given), then mvsink (barrier) catching it up from "
@@ -60,6 +62,14 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--wide-heap", defaultValue = "512m",
         description = "catch-up: -Xmx of the wide-grid barrier run's JVM (default ${DEFAULT-VALUE}).")
     String wideHeap;
+
+    @Option(names = "--workload", defaultValue = "narrow", paramLabel = "narrow|wide|both",
+        description = "catch-up: the preloaded rows. narrow: id, category, amount. wide: 8 fields (strings with quotes, "
+            + "backslashes and non-ASCII text, a nullable string and a nullable long, an array of strings, a double, a "
+            + "boolean), inserts of +1 to +3, 30%% retractions of -1, -2 or a row's whole count, 0.5%% late updates "
+            + "(sent below their partition's frontier; the sink advances them, the snapshot must still equal the "
+            + "model). both: every run on each, two tables, JSON keyed by workload (default ${DEFAULT-VALUE}).")
+    String workload;
 
     @Option(names = "--skip-reference",
         description = "catch-up: do not run the plain Streams app (its ratios are then n/a).")
@@ -128,9 +138,15 @@ final class BenchCommand implements Callable<Integer> {
             subscribe));
     }
 
+    /** The catch-up scenario's options as parsed. */
+    CatchUpOptions catchUpOptions() {
+        return catchUp(partitions == null ? 8 : partitions, modes.stream().map(BenchCommand::mode).toList());
+    }
+
     private CatchUpOptions catchUp(int partitions, List<CoalescingMode> parsed) {
         return new CatchUpOptions(updates, partitions, threads, parsed, intervalMs, wideIntervalMs, wideHeap,
-            updatesPerProgress, skipReference, Duration.ofSeconds(runTimeoutSeconds), out, subscribe);
+            updatesPerProgress, skipReference, Duration.ofSeconds(runTimeoutSeconds), out, subscribe,
+            CatchUpWorkload.parse(workload));
     }
 
     private static CoalescingMode mode(String name) {

@@ -1,8 +1,5 @@
 package io.mvsink.produce;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.apache.avro.Schema;
@@ -15,8 +12,9 @@ import org.apache.avro.generic.GenericRecord;
  * own model (row to net count). Retractions only take back rows that are present, so counts
  * stay non-negative and every retraction meets its insert in the same partition (same key).
  * Each correction costs O(1), so a workload of millions (the catch-up bench) is cheap to make.
+ * Rows of three fields ({@link #ROW_SCHEMA}); {@link WideWorkload} makes realistic ones.
  */
-public final class Workload {
+public final class Workload implements CorrectionSource {
     public static final Schema ROW_SCHEMA = SchemaBuilder.record("Row").namespace("io.mvsink.demo")
         .fields()
         .requiredLong("id")
@@ -29,13 +27,18 @@ public final class Workload {
     private final Random random;
     private final int keys;
     private final double retractShare;
-    private final Map<GenericRecord, Long> model = new HashMap<>();
-    private final List<GenericRecord> present = new ArrayList<>();
-    /** Where each present row sits in {@link #present}, so that removing one is O(1) (swap with the last). */
-    private final Map<GenericRecord, Integer> presentIndex = new HashMap<>();
+    private final RowCounts model = new RowCounts();
 
-    /** One correction to send. */
-    public record Correction(String key, GenericRecord row, long diff) {
+    /**
+     * One correction to send.
+     *
+     * @param late whether to send it below its partition's frontier (a late update by the input
+     *             contract, which the sink advances to the next open interval); {@link Workload}'s never are
+     */
+    public record Correction(String key, GenericRecord row, long diff, boolean late) {
+        public Correction(String key, GenericRecord row, long diff) {
+            this(key, row, diff, false);
+        }
     }
 
     public Workload(long seed, int keys, double retractShare) {
@@ -44,13 +47,17 @@ public final class Workload {
         this.retractShare = retractShare;
     }
 
-    /** The next correction; the model already counts it. */
+    @Override
+    public Schema rowSchema() {
+        return ROW_SCHEMA;
+    }
+
+    @Override
     public Correction next() {
         GenericRecord row;
         long diff;
-        if (!present.isEmpty() && random.nextDouble() < retractShare) {
-            int index = random.nextInt(present.size());
-            row = present.get(index);
+        if (!model.isEmpty() && random.nextDouble() < retractShare) {
+            row = model.pick(random);
             diff = -1;
         } else {
             row = new GenericData.Record(ROW_SCHEMA);
@@ -60,28 +67,12 @@ public final class Workload {
             row.put("amount", (long) random.nextInt(100));
             diff = 1 + (random.nextInt(10) == 0 ? random.nextInt(3) : 0);
         }
-        long count = model.merge(row, diff, Long::sum);
-        if (count == 0) {
-            model.remove(row);
-            removePresent(row);
-        } else if (count == diff) {
-            presentIndex.put(row, present.size());
-            present.add(row);
-        }
+        model.add(row, diff);
         return new Correction(Long.toString((Long) row.get("id")), row, diff);
     }
 
-    private void removePresent(GenericRecord row) {
-        int index = presentIndex.remove(row);
-        GenericRecord last = present.remove(present.size() - 1);
-        if (index < present.size()) {
-            present.set(index, last);
-            presentIndex.put(last, index);
-        }
-    }
-
-    /** Net count per row of everything generated so far (rows with count 0 left out). */
+    @Override
     public Map<GenericRecord, Long> model() {
-        return Map.copyOf(model);
+        return model.copy();
     }
 }

@@ -49,6 +49,18 @@ class PreloadPlanTest {
     }
 
     @Test
+    void shouldPutALateUpdateBelowTheFrontierTheStepBeforeSet() {
+        PreloadPlan plan = PreloadPlan.of(1_250, 500, SECOND, SECOND, NOW, 3);
+        for (int step = 1; step < plan.steps(); step++) {
+            for (int j = 0; j < plan.updatesIn(step); j++) {
+                long time = plan.lateTimeOf(step, j);
+                assertTrue(time < plan.upperAfter(step - 1) && time >= plan.stepStarts()[step - 1]);
+            }
+        }
+        assertThrows(IllegalArgumentException.class, () -> plan.lateTimeOf(0, 0));
+    }
+
+    @Test
     void shouldRefuseAWideGridThatIsNotAMultipleOfTheFineOne() {
         assertThrows(IllegalArgumentException.class, () -> PreloadPlan.of(10, 5, 700, 1000, NOW, 1));
     }

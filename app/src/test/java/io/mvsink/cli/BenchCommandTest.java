@@ -1,0 +1,60 @@
+package io.mvsink.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mvsink.bench.CatchUpWorkload;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class BenchCommandTest {
+
+    private static BenchCommand parse(String... args) {
+        BenchCommand command = new BenchCommand();
+        new CommandLine(command).parseArgs(args);
+        return command;
+    }
+
+    @Test
+    void shouldRunTheNarrowWorkloadByDefault() {
+        assertEquals(List.of(CatchUpWorkload.NARROW), parse("--scenario", "catch-up").catchUpOptions().workloads());
+    }
+
+    @Test
+    void shouldTakeWideOrBothWorkloads() {
+        assertEquals(List.of(CatchUpWorkload.WIDE),
+            parse("--scenario", "catch-up", "--workload", "wide").catchUpOptions().workloads());
+        assertEquals(List.of(CatchUpWorkload.NARROW, CatchUpWorkload.WIDE),
+            parse("--scenario", "catch-up", "--workload", "both", "--updates", "50000", "--modes", "barrier",
+                "--wide-interval-ms", "0").catchUpOptions().workloads());
+    }
+
+    @Test
+    void shouldRefuseAnUnknownWorkloadNamingTheOption() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> parse("--scenario", "catch-up", "--workload", "wider").catchUpOptions());
+        assertTrue(e.getMessage().startsWith("--workload: unknown workload 'wider'"), e.getMessage());
+    }
+
+    @Test
+    void shouldDescribeTheWorkloadsInItsHelpWithoutAFormatWarning() {
+        PrintStream err = System.err;
+        ByteArrayOutputStream warnings = new ByteArrayOutputStream();
+        String help;
+        try {
+            System.setErr(new PrintStream(warnings, true, StandardCharsets.UTF_8));
+            help = new CommandLine(new BenchCommand()).getUsageMessage();
+        } finally {
+            System.setErr(err);
+        }
+        assertEquals("", warnings.toString(StandardCharsets.UTF_8));
+        assertTrue(help.contains("--workload=narrow|wide|both"), help);
+        assertTrue(help.replaceAll("\\s+", " ").contains("30% retractions of -1, -2 or a row's whole count, 0.5% late"),
+            help);
+    }
+}
