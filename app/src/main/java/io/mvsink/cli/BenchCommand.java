@@ -6,7 +6,9 @@ import io.mvsink.bench.BenchOptions;
 import io.mvsink.bench.CatchUpBench;
 import io.mvsink.bench.CatchUpOptions;
 import io.mvsink.bench.CatchUpWorkload;
+import io.mvsink.bench.MaxRateBench;
 import io.mvsink.bench.MemoryBench;
+import io.mvsink.bench.RateSteps;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.bench.QuietBench;
 import java.nio.file.Path;
@@ -28,9 +30,13 @@ import picocli.CommandLine.Option;
         + "on and off; blob PUTs per seal (part writes and all writes, merges included) and consensus bytes per seal.",
     "memory: a backlog preloaded once on --partitions (64 unless given), then mvsink (barrier) catching it up from "
         + "scratch with RocksDB unbounded and bounded by --rocksdb-memory-bytes, each in its own JVM with -Xmx of "
-        + "--heap; max RSS and CPU side by side."})
+        + "--heap; max RSS and CPU side by side.",
+    "max-rate: per mode, the steady workload at rising rates (--start-rate, times --rate-factor, up to --max-rate), "
+        + "--step-s each, until a step fails (seal p99 above 2 batch intervals, or a seal lag that grows by more than "
+        + "2 intervals); the highest rate that passed, with the app's CPU, blob writes per interval and batches per "
+        + "append there."})
 final class BenchCommand implements Callable<Integer> {
-    @Option(names = "--scenario", defaultValue = "steady", paramLabel = "steady|catch-up|quiet|memory",
+    @Option(names = "--scenario", defaultValue = "steady", paramLabel = "steady|catch-up|quiet|memory|max-rate",
         description = "Which benchmark (default ${DEFAULT-VALUE}).")
     String scenario;
 
@@ -40,6 +46,22 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--rate", defaultValue = "2000", description = "steady: updates per second (default ${DEFAULT-VALUE}).")
     double rate;
+
+    @Option(names = "--start-rate", defaultValue = "4000",
+        description = "max-rate: updates per second of the first step (default ${DEFAULT-VALUE}).")
+    double startRate;
+
+    @Option(names = "--rate-factor", defaultValue = "2",
+        description = "max-rate: each step's rate over the previous one's, above 1 (default ${DEFAULT-VALUE}).")
+    double rateFactor;
+
+    @Option(names = "--max-rate", defaultValue = "32000",
+        description = "max-rate: the highest rate tried (default ${DEFAULT-VALUE}).")
+    double maxRate;
+
+    @Option(names = "--step-s", defaultValue = "60",
+        description = "max-rate: seconds each rate is held (default ${DEFAULT-VALUE}).")
+    long stepSeconds;
 
     @Option(names = "--quiet-rate", defaultValue = "20",
         description = "quiet: updates per second of the quiet shard (default ${DEFAULT-VALUE}).")
@@ -107,7 +129,8 @@ final class BenchCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--warmup-s", defaultValue = "15",
-        description = "steady: seconds of an unmeasured run of the first mode before the measured ones (default ${DEFAULT-VALUE}).")
+        description = "steady, max-rate: seconds of an unmeasured run of the first mode before the measured ones (default "
+            + "${DEFAULT-VALUE}).")
     long warmupSeconds;
 
     @Option(names = "--subscribe",
@@ -130,12 +153,22 @@ final class BenchCommand implements Callable<Integer> {
         if (scenario.equals("quiet")) {
             return QuietBench.run(durationSeconds, quietRate, partitions, threads, intervalMs, out);
         }
+        if (scenario.equals("max-rate")) {
+            RateSteps steps = rateSteps();
+            return MaxRateBench.run(new BenchOptions(steps.stepSeconds(), steps.startRate(), partitions, threads, parsed,
+                intervalMs, out, warmupSeconds, false), steps);
+        }
         if (!scenario.equals("steady")) {
             throw new IllegalArgumentException("--scenario: unknown scenario '" + scenario
-                + "' (steady, catch-up, quiet, memory)");
+                + "' (steady, catch-up, quiet, memory, max-rate)");
         }
         return Bench.run(new BenchOptions(durationSeconds, rate, partitions, threads, parsed, intervalMs, out, warmupSeconds,
             subscribe));
+    }
+
+    /** The max-rate scenario's steps as parsed. */
+    RateSteps rateSteps() {
+        return new RateSteps(startRate, rateFactor, maxRate, stepSeconds);
     }
 
     /** The catch-up scenario's options as parsed. */

@@ -35,6 +35,16 @@ class BenchCommandTest {
     }
 
     @Test
+    void shouldTakeTheMaxRateStepsAndRefuseAFactorThatCannotRiseNamingTheOption() {
+        assertEquals(List.of(1000.0, 3000.0, 9000.0),
+            parse("--scenario", "max-rate", "--start-rate", "1000", "--rate-factor", "3", "--max-rate", "10000",
+                "--step-s", "20").rateSteps().rates());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> parse("--scenario", "max-rate", "--rate-factor", "1").rateSteps());
+        assertTrue(e.getMessage().startsWith("--rate-factor must be above 1"), e.getMessage());
+    }
+
+    @Test
     void shouldRefuseAnUnknownWorkloadNamingTheOption() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> parse("--scenario", "catch-up", "--workload", "wider").catchUpOptions());
