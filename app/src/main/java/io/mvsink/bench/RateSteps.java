@@ -29,7 +29,7 @@ public record RateSteps(double startRate, double factor, double maxRate, long st
     }
 
     /** Every rate of the search, rounded to whole updates/s, the start rate first. */
-    List<Double> rates() {
+    public List<Double> rates() {
         List<Double> rates = new ArrayList<>();
         // a step at the max itself is tried when the product lands on it up to rounding (2000 * 2^3 = 16000)
         for (double rate = startRate; rate <= maxRate * (1 + 1e-9); rate *= factor) {
