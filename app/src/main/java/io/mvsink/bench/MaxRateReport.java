@@ -4,7 +4,6 @@ import io.mvsink.bench.BenchTargets.Check;
 import io.mvsink.bench.MaxRateBench.ModeResult;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -78,8 +77,8 @@ final class MaxRateReport {
             checks.add(new Check("barrier batches per append == 1.00 at its highest rate",
                 String.format("%.2f at %.0f/s", b.batchesPerAppend(), b.rate()), Math.abs(b.batchesPerAppend() - 1) < 0.005));
             none.ifPresent(n -> checks.add(new Check("barrier blob writes per interval <= 0.15x none's, each at its "
-                + "highest rate", String.format("%.2f at %.0f/s vs none %.2f at %.0f/s =%s", b.blobWritesPerInterval(),
-                b.rate(), n.blobWritesPerInterval(), n.rate(), ratio(b.blobWritesPerInterval(), n.blobWritesPerInterval())),
+                + "highest rate", String.format("%.2f at %.0f/s vs none %.2f at %.0f/s = %.2fx", b.blobWritesPerInterval(),
+                b.rate(), n.blobWritesPerInterval(), n.rate(), b.blobWritesPerInterval() / n.blobWritesPerInterval()),
                 b.blobWritesPerInterval() <= 0.15 * n.blobWritesPerInterval())));
         });
         highestOf(results, "best-effort").ifPresent(e -> checks.add(new Check(
@@ -92,37 +91,16 @@ final class MaxRateReport {
         return checks;
     }
 
-    static void writeJson(Path file, BenchOptions options, RateSteps steps, List<ModeResult> results) {
-        Map<String, Object> opts = new LinkedHashMap<>();
-        opts.put("start_rate", steps.startRate());
-        opts.put("rate_factor", steps.factor());
-        opts.put("max_rate", steps.maxRate());
-        opts.put("step_s", steps.stepSeconds());
-        opts.put("partitions", options.partitions());
-        opts.put("threads", options.threads());
-        opts.put("interval_ms", options.intervalMs());
-        opts.put("warmup_s", options.warmupSeconds());
-        List<Map<String, Object>> modes = new ArrayList<>();
-        for (ModeResult r : results) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("mode", r.mode());
-            m.put("highest_rate", r.search().highest().map(s -> (Object) s.figures().rate()).orElse(null));
-            m.put("every_step_passed", r.search().exhausted());
-            m.put("steps", r.search().steps().stream().map(MaxRateReport::stepMap).toList());
-            m.put("run", r.run().toMap());
-            modes.add(m);
-        }
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("options", opts);
-        doc.put("modes", modes);
-        BenchJson.write(file, doc);
+    /** A mode in the JSON: its highest rate (null if none), its search's steps, the whole run's steady figures. */
+    private record ModeJson(String mode, Double highestRate, RateSearch.Result search, Map<String, Object> run) {
     }
 
-    private static Map<String, Object> stepMap(RateSearch.Step step) {
-        Map<String, Object> m = new LinkedHashMap<>(step.figures().toMap());
-        m.put("passed", step.verdict().passed());
-        m.put("failures", step.verdict().failures());
-        return m;
+    private record Document(BenchOptions options, RateSteps steps, List<ModeJson> modes) {
+    }
+
+    static void writeJson(Path file, BenchOptions options, RateSteps steps, List<ModeResult> results) {
+        BenchJson.writeRecords(file, new Document(options, steps, results.stream().map(r -> new ModeJson(r.mode(),
+            r.search().highest().map(s -> s.figures().rate()).orElse(null), r.search(), r.run().toMap())).toList()));
     }
 
     private static Optional<StepFigures> highestOf(List<ModeResult> results, String mode) {

@@ -15,13 +15,13 @@ import java.util.List;
 public record RateSteps(double startRate, double factor, double maxRate, long stepSeconds) {
     public RateSteps {
         if (startRate <= 0) {
-            throw new IllegalArgumentException("--start-rate must be above 0: " + startRate);
+            throw new IllegalArgumentException("--rate-steps: the start rate must be above 0: " + startRate);
         }
         if (factor <= 1) {
-            throw new IllegalArgumentException("--rate-factor must be above 1: " + factor);
+            throw new IllegalArgumentException("--rate-steps: the factor must be above 1: " + factor);
         }
         if (maxRate < startRate) {
-            throw new IllegalArgumentException("--max-rate must be at least --start-rate: " + maxRate + " < " + startRate);
+            throw new IllegalArgumentException("--rate-steps: the max rate must be at least the start rate: " + maxRate + " < " + startRate);
         }
         if (stepSeconds < 1) {
             throw new IllegalArgumentException("--step-s must be at least 1: " + stepSeconds);

@@ -1,7 +1,6 @@
 package io.mvsink.bench;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
  * What one step of the max-rate bench measured, over the step's wall time only (counters as
@@ -28,62 +27,39 @@ record StepFigures(double rate, double seconds, long sent, long processed, long 
                    long intervalsSealed, long appends, long batchesAppended, long blobWrites, long sealLagStartMs,
                    long sealLagEndMs, long backlog, double sinkCpuSeconds, double producerCpuSeconds) {
 
+    @JsonProperty
     double sentPerSecond() {
         return seconds <= 0 ? 0 : sent / seconds;
     }
 
+    @JsonProperty
     double processedPerSecond() {
         return seconds <= 0 ? 0 : processed / seconds;
     }
 
+    @JsonProperty
     long sealLagGrowthMs() {
         return sealLagEndMs - sealLagStartMs;
     }
 
     /** The app's CPU as a share of one core (200% is both cores of the 2-core machine). */
+    @JsonProperty
     double sinkCpuPercent() {
         return seconds <= 0 ? 0 : 100 * sinkCpuSeconds / seconds;
     }
 
+    @JsonProperty
     double producerCpuPercent() {
         return seconds <= 0 ? 0 : 100 * producerCpuSeconds / seconds;
     }
 
+    @JsonProperty
     double blobWritesPerInterval() {
         return intervalsSealed == 0 ? 0 : (double) blobWrites / intervalsSealed;
     }
 
+    @JsonProperty
     double batchesPerAppend() {
         return appends == 0 ? 0 : (double) batchesAppended / appends;
-    }
-
-    Map<String, Object> toMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("rate", rate);
-        m.put("seconds", seconds);
-        m.put("sent_per_second", sentPerSecond());
-        m.put("processed_per_second", processedPerSecond());
-        m.put("seal_latency_p50_ms", sealP50Ms);
-        m.put("seal_latency_p99_ms", sealP99Ms);
-        m.put("seal_lag_start_ms", sealLagStartMs);
-        m.put("seal_lag_end_ms", sealLagEndMs);
-        m.put("seal_lag_growth_ms", sealLagGrowthMs());
-        m.put("backlog_updates", backlog);
-        m.put("sink_cpu_percent", sinkCpuPercent());
-        m.put("producer_cpu_percent", producerCpuPercent());
-        m.put("blob_writes_per_interval", blobWritesPerInterval());
-        m.put("batches_per_append", batchesPerAppend());
-        Map<String, Object> counts = new LinkedHashMap<>();
-        counts.put("sent", sent);
-        counts.put("processed", processed);
-        counts.put("seals", seals);
-        counts.put("intervals_sealed", intervalsSealed);
-        counts.put("appends", appends);
-        counts.put("batches_appended", batchesAppended);
-        counts.put("blob_writes", blobWrites);
-        counts.put("sink_cpu_seconds", sinkCpuSeconds);
-        counts.put("producer_cpu_seconds", producerCpuSeconds);
-        m.put("counts", counts);
-        return m;
     }
 }

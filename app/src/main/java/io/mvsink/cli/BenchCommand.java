@@ -31,7 +31,7 @@ import picocli.CommandLine.Option;
     "memory: a backlog preloaded once on --partitions (64 unless given), then mvsink (barrier) catching it up from "
         + "scratch with RocksDB unbounded and bounded by --rocksdb-memory-bytes, each in its own JVM with -Xmx of "
         + "--heap; max RSS and CPU side by side.",
-    "max-rate: per mode, the steady workload at rising rates (--start-rate, times --rate-factor, up to --max-rate), "
+    "max-rate: per mode, the steady workload at rising rates (--rate-steps: a start, times a factor, up to a max), "
         + "--step-s each, until a step fails (seal p99 above 2 batch intervals, or a seal lag that grows by more than "
         + "2 intervals); the highest rate that passed, with the app's CPU, blob writes per interval and batches per "
         + "append there."})
@@ -44,24 +44,17 @@ final class BenchCommand implements Callable<Integer> {
         description = "steady: seconds of producing per mode; quiet: per run (default ${DEFAULT-VALUE}).")
     long durationSeconds;
 
-    @Option(names = "--rate", defaultValue = "2000", description = "steady: updates per second (default ${DEFAULT-VALUE}).")
-    double rate;
-
-    @Option(names = "--start-rate", defaultValue = "4000",
-        description = "max-rate: updates per second of the first step (default ${DEFAULT-VALUE}).")
-    double startRate;
-
-    @Option(names = "--rate-factor", defaultValue = "2",
-        description = "max-rate: each step's rate over the previous one's, above 1 (default ${DEFAULT-VALUE}).")
-    double rateFactor;
-
-    @Option(names = "--max-rate", defaultValue = "32000",
-        description = "max-rate: the highest rate tried (default ${DEFAULT-VALUE}).")
-    double maxRate;
-
     @Option(names = "--step-s", defaultValue = "60",
         description = "max-rate: seconds each rate is held (default ${DEFAULT-VALUE}).")
     long stepSeconds;
+
+    @Option(names = "--rate", defaultValue = "2000", description = "steady: updates per second (default ${DEFAULT-VALUE}).")
+    double rate;
+
+    @Option(names = "--rate-steps", defaultValue = "4000,2,32000", split = ",", paramLabel = "START,FACTOR,MAX",
+        description = "max-rate: the first step's updates per second, each next step's rate over the previous one's "
+            + "(above 1), and the highest rate tried (default ${DEFAULT-VALUE}).")
+    List<Double> rateSteps;
 
     @Option(names = "--quiet-rate", defaultValue = "20",
         description = "quiet: updates per second of the quiet shard (default ${DEFAULT-VALUE}).")
@@ -168,7 +161,10 @@ final class BenchCommand implements Callable<Integer> {
 
     /** The max-rate scenario's steps as parsed. */
     RateSteps rateSteps() {
-        return new RateSteps(startRate, rateFactor, maxRate, stepSeconds);
+        if (rateSteps.size() != 3) {
+            throw new IllegalArgumentException("--rate-steps: three numbers START,FACTOR,MAX, not " + rateSteps);
+        }
+        return new RateSteps(rateSteps.get(0), rateSteps.get(1), rateSteps.get(2), stepSeconds);
     }
 
     /** The catch-up scenario's options as parsed. */

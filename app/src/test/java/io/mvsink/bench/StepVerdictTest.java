@@ -1,7 +1,6 @@
 package io.mvsink.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -20,53 +19,53 @@ class StepVerdictTest {
         return step(rate, (long) (rate * 60), 400, 60, 1300, 1400);
     }
 
+    private static void assertPasses(StepFigures step, long intervalMs) {
+        StepVerdict verdict = StepVerdict.of(step, intervalMs);
+        assertTrue(verdict.passed(), verdict.toString());
+    }
+
+    private static void assertFails(StepFigures step, long intervalMs, String... failures) {
+        assertEquals(new StepVerdict(false, List.of(failures)), StepVerdict.of(step, intervalMs));
+    }
+
     @Test
     void shouldPassAStepTheSinkKeptUpWith() {
-        StepVerdict verdict = StepVerdict.of(kept(4000), INTERVAL_MS);
-        assertTrue(verdict.passed(), verdict.toString());
-        assertEquals(List.of(), verdict.failures());
+        assertEquals(new StepVerdict(true, List.of()), StepVerdict.of(kept(4000), INTERVAL_MS));
+    }
+
+    /** A bound of the verdict: a step at its limit passes, one just past it fails for {@code reason}. */
+    private record Bound(StepFigures atLimit, StepFigures past, String reason) {
     }
 
     @Test
-    void shouldFailASealP99AboveTwoIntervals() {
-        assertTrue(StepVerdict.of(step(4000, 240_000, 2000, 60, 1300, 1400), INTERVAL_MS).passed());
-        StepVerdict verdict = StepVerdict.of(step(4000, 240_000, 2001, 60, 1300, 1400), INTERVAL_MS);
-        assertFalse(verdict.passed());
-        assertEquals(List.of("seal p99 2001 ms > 2000 ms"), verdict.failures());
-    }
-
-    @Test
-    void shouldFailAGrowingLag() {
-        assertTrue(StepVerdict.of(step(4000, 240_000, 400, 60, 1300, 3300), INTERVAL_MS).passed());
-        StepVerdict verdict = StepVerdict.of(step(4000, 240_000, 400, 55, 1300, 7300), INTERVAL_MS);
-        assertFalse(verdict.passed());
-        assertEquals(List.of("seal lag grew 6000 ms > 2000 ms"), verdict.failures());
+    void shouldPassEachBoundAtItsLimitAndFailJustPastIt() {
+        List<Bound> bounds = List.of(
+            new Bound(step(4000, 240_000, 2000, 60, 1300, 1400), step(4000, 240_000, 2001, 60, 1300, 1400),
+                "seal p99 2001 ms > 2000 ms"),
+            new Bound(step(4000, 240_000, 400, 60, 1300, 3300), step(4000, 240_000, 400, 55, 1300, 7300),
+                "seal lag grew 6000 ms > 2000 ms"),
+            new Bound(step(4000, 228_000, 400, 60, 1300, 1400), step(4000, 227_000, 400, 60, 1300, 1400),
+                "producer sent 3783/s < 95% of the rate"));
+        for (Bound bound : bounds) {
+            assertPasses(bound.atLimit(), INTERVAL_MS);
+            assertFails(bound.past(), INTERVAL_MS, bound.reason());
+        }
     }
 
     @Test
     void shouldPassALagThatShrinks() {
-        assertTrue(StepVerdict.of(step(4000, 240_000, 400, 62, 5000, 1200), INTERVAL_MS).passed());
+        assertPasses(step(4000, 240_000, 400, 62, 5000, 1200), INTERVAL_MS);
     }
 
     @Test
     void shouldFailAStepWithoutASealEvenThoughItsEmptyP99IsZero() {
-        StepVerdict verdict = StepVerdict.of(step(4000, 240_000, 0, 0, 1300, 1300), INTERVAL_MS);
-        assertFalse(verdict.passed());
-        assertEquals(List.of("no interval sealed"), verdict.failures());
-    }
-
-    @Test
-    void shouldFailAStepThatTheProducerDidNotReach() {
-        assertTrue(StepVerdict.of(step(4000, 228_000, 400, 60, 1300, 1400), INTERVAL_MS).passed());
-        StepVerdict verdict = StepVerdict.of(step(4000, 227_000, 400, 60, 1300, 1400), INTERVAL_MS);
-        assertFalse(verdict.passed());
-        assertEquals(List.of("producer sent 3783/s < 95% of the rate"), verdict.failures());
+        assertFails(step(4000, 240_000, 0, 0, 1300, 1300), INTERVAL_MS, "no interval sealed");
     }
 
     @Test
     void shouldScaleItsBoundsWithTheInterval() {
-        assertTrue(StepVerdict.of(step(4000, 240_000, 3900, 30, 2000, 5900), 2000).passed());
-        assertEquals(List.of("seal p99 4100 ms > 4000 ms", "seal lag grew 4100 ms > 4000 ms"),
-            StepVerdict.of(step(4000, 240_000, 4100, 30, 2000, 6100), 2000).failures());
+        assertPasses(step(4000, 240_000, 3900, 30, 2000, 5900), 2000);
+        assertFails(step(4000, 240_000, 4100, 30, 2000, 6100), 2000,
+            "seal p99 4100 ms > 4000 ms", "seal lag grew 4100 ms > 4000 ms");
     }
 }

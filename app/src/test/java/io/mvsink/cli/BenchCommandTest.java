@@ -37,11 +37,14 @@ class BenchCommandTest {
     @Test
     void shouldTakeTheMaxRateStepsAndRefuseAFactorThatCannotRiseNamingTheOption() {
         assertEquals(List.of(1000.0, 3000.0, 9000.0),
-            parse("--scenario", "max-rate", "--start-rate", "1000", "--rate-factor", "3", "--max-rate", "10000",
-                "--step-s", "20").rateSteps().rates());
+            parse("--scenario", "max-rate", "--rate-steps", "1000,3,10000", "--step-s", "20").rateSteps().rates());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> parse("--scenario", "max-rate", "--rate-factor", "1").rateSteps());
-        assertTrue(e.getMessage().startsWith("--rate-factor must be above 1"), e.getMessage());
+            () -> parse("--scenario", "max-rate", "--rate-steps", "4000,1,32000").rateSteps());
+        assertTrue(e.getMessage().startsWith("--rate-steps: the factor must be above 1"), e.getMessage());
+        assertEquals(List.of(4000.0, 8000.0, 16000.0, 32000.0), parse("--scenario", "max-rate").rateSteps().rates());
+        e = assertThrows(IllegalArgumentException.class,
+            () -> parse("--scenario", "max-rate", "--rate-steps", "4000,2").rateSteps());
+        assertTrue(e.getMessage().startsWith("--rate-steps: three numbers"), e.getMessage());
     }
 
     @Test
