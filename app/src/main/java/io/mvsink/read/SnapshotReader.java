@@ -5,6 +5,7 @@ import io.mvsink.avro.Part;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.consensus.ShardState;
 import io.mvsink.registry.SchemaRegistry;
+import io.mvsink.registry.SubjectVersion;
 import io.mvsink.consensus.CoverCheck;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -122,19 +123,37 @@ public final class SnapshotReader {
                 + "; [" + lower + ", " + upper + ") is not sealed yet");
         }
         ResumeToken.requireAboveSince("[" + lower + ", " + upper + ")", lower, state);
-        Map<String, Map<Long, Net>> diffs = new HashMap<>();
-        scan(state, batch -> overlaps(CoverCheck.range(List.of(batch)), lower, upper), (row, time, diff) -> {
-            if (time >= lower && time < upper) {
-                Map<Long, Net> byTime = diffs.computeIfAbsent(GenericData.get().toString(row), r -> new HashMap<>());
-                Net net = byTime.get(time);
-                if (net == null) {
-                    // one copy per row: the row's other times share it
-                    net = new Net(byTime.isEmpty() ? copy(row) : byTime.values().iterator().next().record);
-                    byTime.put(time, net);
-                }
-                net.diff += diff;
+        List<Batch> covering = new ArrayList<>();
+        for (Batch batch : state.batches()) {
+            if (overlaps(CoverCheck.range(List.of(batch)), lower, upper)) {
+                covering.add(batch);
             }
-        });
+        }
+        return changes(covering, latest(), lower, upper);
+    }
+
+    /** The latest version of the subject now: what {@link #changes(List, SubjectVersion, long, long)} reads into. */
+    SubjectVersion latest() {
+        return registry.latest(subject);
+    }
+
+    /**
+     * As {@link #changes(ShardState, long, long)}, from {@code batches} (the live batches that cover the range,
+     * chosen by the caller from the state), their rows read into {@code target}. It touches no state, so it may
+     * run on another thread than the one that follows the shard (the store and registry are thread-safe).
+     */
+    List<Change> changes(List<Batch> batches, SubjectVersion target, long lower, long upper) {
+        Map<String, Map<Long, Net>> diffs = new HashMap<>();
+        PartReader reader = new PartReader(target);
+        for (Batch batch : batches) {
+            for (Part part : batch.getParts()) {
+                reader.read(part, batch.getBatchId(), blobs, registry, (row, time, diff) -> {
+                    if (time >= lower && time < upper) {
+                        add(diffs, row, time, diff);
+                    }
+                });
+            }
+        }
         List<Change> changes = new ArrayList<>();
         diffs.forEach((row, byTime) -> byTime.forEach((time, net) -> {
             if (net.diff != 0) {
@@ -145,7 +164,18 @@ public final class SnapshotReader {
         return changes;
     }
 
-    private static boolean overlaps(long[] range, long lower, long upper) {
+    private static void add(Map<String, Map<Long, Net>> diffs, GenericRecord row, long time, long diff) {
+        Map<Long, Net> byTime = diffs.computeIfAbsent(GenericData.get().toString(row), r -> new HashMap<>());
+        Net net = byTime.get(time);
+        if (net == null) {
+            // one copy per row: the row's other times share it
+            net = new Net(byTime.isEmpty() ? copy(row) : byTime.values().iterator().next().record);
+            byTime.put(time, net);
+        }
+        net.diff += diff;
+    }
+
+    static boolean overlaps(long[] range, long lower, long upper) {
         return range[0] < upper && range[1] > lower;
     }
 
