@@ -7,7 +7,9 @@ import io.mvsink.consensus.ShardState;
 import io.mvsink.registry.SchemaRegistry;
 import io.mvsink.registry.SubjectVersion;
 import io.mvsink.consensus.CoverCheck;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -143,29 +145,40 @@ public final class SnapshotReader {
      * run on another thread than the one that follows the shard (the store and registry are thread-safe).
      */
     List<Change> changes(List<Batch> batches, SubjectVersion target, long lower, long upper) {
-        Map<String, Map<Long, Net>> diffs = new HashMap<>();
+        Map<ByteBuffer, Map<Long, Net>> diffs = new HashMap<>();
         PartReader reader = new PartReader(target);
+        RowBytes encoded = new RowBytes(target.schema());
         for (Batch batch : batches) {
             for (Part part : batch.getParts()) {
                 reader.read(part, batch.getBatchId(), blobs, registry, (row, time, diff) -> {
                     if (time >= lower && time < upper) {
-                        add(diffs, row, time, diff);
+                        add(diffs, encoded.of(row), row, time, diff);
                     }
                 });
             }
         }
         List<Change> changes = new ArrayList<>();
-        diffs.forEach((row, byTime) -> byTime.forEach((time, net) -> {
+        diffs.values().forEach(byTime -> byTime.forEach((time, net) -> {
             if (net.diff != 0) {
-                changes.add(new Change(row, time, net.diff, net.record));
+                changes.add(Change.rendered(net.record, time, net.diff));
             }
         }));
+        // a row renders only to order it among the changes at the same time
         changes.sort(Comparator.comparingLong(Change::time).thenComparing(Change::row));
         return changes;
     }
 
-    private static void add(Map<String, Map<Long, Net>> diffs, GenericRecord row, long time, long diff) {
-        Map<Long, Net> byTime = diffs.computeIfAbsent(GenericData.get().toString(row), r -> new HashMap<>());
+    /**
+     * Adds one update to the net diffs, keyed by the row's Avro binary in the target schema (rows equal as
+     * rendered are equal as encoded: both write every field in schema order, map entries in their order).
+     */
+    private static void add(Map<ByteBuffer, Map<Long, Net>> diffs, ByteBuffer key, GenericRecord row, long time,
+                            long diff) {
+        Map<Long, Net> byTime = diffs.get(key);
+        if (byTime == null) {
+            byTime = new HashMap<>();
+            diffs.put(ByteBuffer.wrap(Arrays.copyOf(key.array(), key.remaining())), byTime);
+        }
         Net net = byTime.get(time);
         if (net == null) {
             // one copy per row: the row's other times share it
