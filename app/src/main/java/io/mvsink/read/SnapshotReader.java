@@ -28,8 +28,10 @@ import org.apache.avro.generic.GenericRecord;
  * <p>Every part is read into the latest schema of the shard's subject ({@link PartReader}), fetched
  * once per read, so rows written under different versions meet: a row inserted under one version
  * and retracted under a later one cancels, and every row renders with the latest version's
- * fields (defaults where its writer schema lacked them). Rows are keyed by their Avro JSON
- * rendering, which is what the snapshot command prints.
+ * fields (defaults where its writer schema lacked them). A snapshot keys rows by their Avro JSON
+ * rendering, which is what the snapshot command prints; {@link #changes} keys them by their Avro
+ * binary in that schema ({@link RowBytes}), cheaper and equal for equal rows, and renders a change's
+ * row only when it is asked for (or needed to order changes at one time).
  *
  * <p>A snapshot reads any time at or above the shard's since (compaction may have advanced older
  * times to since) and below its sealed upper.
