@@ -13,12 +13,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
 
 /**
  * A subscriber following a bench run's shard from its first append ({@link ShardReader#startToken}), on
  * a thread of its own in the bench's JVM, with a blob store and registry client of its own: what
  * {@code mvsink subscribe} does, without printing. It records when each token was delivered, and
- * sums the changes per row so that the bench can check the sum against the workload's model.
+ * sums the changes per row (by record: it renders no JSON while it follows, as a subscriber writing Avro would
+ * not) so that the bench can check the sum against the workload's model.
  * A second thread follows the consensus topic alone ({@link ConsensusFollower}) and notes when each
  * seal could first be read (its transaction committed): a seal is sealed from then on, and the
  * subscriber's lag is counted from then. Both wait for the consensus topic to exist (the app creates it).
@@ -37,7 +40,7 @@ final class SubscriberProbe implements AutoCloseable {
     private final Thread watcher;
     private final ConsensusFollower sealed;
     private final List<Delivery> deliveries = new ArrayList<>();
-    private final Map<String, Long> sum = new HashMap<>();
+    private final Map<GenericRecord, Long> sum = new HashMap<>();
     private volatile boolean stop;
     private volatile long upper;
     private volatile Exception failure;
@@ -84,7 +87,7 @@ final class SubscriberProbe implements AutoCloseable {
                 @Override
                 public void seal(List<Change> changes, ResumeToken token) {
                     long now = System.currentTimeMillis();
-                    changes.forEach(c -> sum.merge(c.row(), c.diff(), Long::sum));
+                    changes.forEach(c -> sum.merge(c.record(), c.diff(), Long::sum));
                     synchronized (deliveries) {
                         deliveries.add(new Delivery(token.seqno(), token.upper(), changes.size(), now));
                     }
@@ -151,7 +154,12 @@ final class SubscriberProbe implements AutoCloseable {
             throw new IllegalStateException("bench: the subscriber of shard " + config.shard() + " failed: "
                 + failure, failure);
         }
-        Map<String, Long> net = new HashMap<>(sum);
+        Map<String, Long> net = new HashMap<>();
+        sum.forEach((row, n) -> {
+            if (n != 0) {
+                net.merge(GenericData.get().toString(row), n, Long::sum);
+            }
+        });
         net.values().removeIf(n -> n == 0);
         return net;
     }

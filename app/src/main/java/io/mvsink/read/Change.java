@@ -1,5 +1,7 @@
 package io.mvsink.read;
 
+import java.util.Objects;
+import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 
 /**
@@ -7,6 +9,68 @@ import org.apache.avro.generic.GenericRecord;
  * subject's latest schema, as {@link SnapshotReader} keys rows), {@code time}, and the net
  * {@code diff} of every update of that row at that time (never 0); {@code record} is the row
  * itself, read into that schema (a copy the caller may keep), for output in Avro.
+ *
+ * <p>A subscription's changes render {@code row} on first use: a reader that outputs Avro never pays for the JSON.
  */
-public record Change(String row, long time, long diff, GenericRecord record) {
+public final class Change {
+    private final long time;
+    private final long diff;
+    private final GenericRecord record;
+    private String row;
+
+    public Change(String row, long time, long diff, GenericRecord record) {
+        this.row = Objects.requireNonNull(row);
+        this.time = time;
+        this.diff = diff;
+        this.record = record;
+    }
+
+    private Change(GenericRecord record, long time, long diff) {
+        this.time = time;
+        this.diff = diff;
+        this.record = record;
+    }
+
+    /** A change whose {@link #row} is rendered from {@code record} when first asked for. */
+    static Change rendered(GenericRecord record, long time, long diff) {
+        return new Change(record, time, diff);
+    }
+
+    /** The row's Avro JSON rendering. */
+    public String row() {
+        String rendered = row;
+        if (rendered == null) {
+            rendered = GenericData.get().toString(record);
+            row = rendered;
+        }
+        return rendered;
+    }
+
+    public long time() {
+        return time;
+    }
+
+    public long diff() {
+        return diff;
+    }
+
+    public GenericRecord record() {
+        return record;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Change c && time == c.time && diff == c.diff && row().equals(c.row())
+            && Objects.equals(record, c.record);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(row(), time, diff);
+    }
+
+    @Override
+    public String toString() {
+        return "Change[row=" + row() + ", time=" + time + ", diff=" + diff + "]";
+    }
 }

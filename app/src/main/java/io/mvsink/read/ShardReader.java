@@ -28,7 +28,7 @@ public final class ShardReader implements AutoCloseable {
     private final ShardFollower follower;
     private final SnapshotReader parts;
     private final Duration timeout;
-    private boolean subscribed;
+    private Subscription subscription;
 
     private ShardReader(ShardFollower follower, SnapshotReader parts, Duration timeout) {
         this.follower = follower;
@@ -74,9 +74,9 @@ public final class ShardReader implements AutoCloseable {
      * @throws IllegalArgumentException as {@link SnapshotReader#read} if the shard cannot be read as of {@code asOf}
      */
     public Subscription subscribe(long asOf, Subscription.Listener listener) {
-        Subscription subscription = start(listener);
-        subscription.start(asOf);
-        return subscription;
+        Subscription started = start(listener);
+        started.start(asOf);
+        return started;
     }
 
     /**
@@ -87,9 +87,9 @@ public final class ShardReader implements AutoCloseable {
      *     token, ahead of the shard, below the since)
      */
     public Subscription resume(ResumeToken token, Subscription.Listener listener) {
-        Subscription subscription = start(listener);
-        subscription.resume(token);
-        return subscription;
+        Subscription started = start(listener);
+        started.resume(token);
+        return started;
     }
 
     /** The token before this shard's first append: a resume from it delivers every update the shard holds. */
@@ -98,15 +98,18 @@ public final class ShardReader implements AutoCloseable {
     }
 
     private Subscription start(Subscription.Listener listener) {
-        if (subscribed) {
+        if (subscription != null) {
             throw new IllegalStateException("shard " + state().shard() + ": one subscription per reader");
         }
-        subscribed = true;
-        return new Subscription(follower, parts, listener, timeout);
+        subscription = new Subscription(follower, parts, listener, timeout);
+        return subscription;
     }
 
     @Override
     public void close() {
+        if (subscription != null) {
+            subscription.close();
+        }
         follower.close();
     }
 }

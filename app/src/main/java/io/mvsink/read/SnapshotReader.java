@@ -5,8 +5,11 @@ import io.mvsink.avro.Part;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.consensus.ShardState;
 import io.mvsink.registry.SchemaRegistry;
+import io.mvsink.registry.SubjectVersion;
 import io.mvsink.consensus.CoverCheck;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -25,8 +28,10 @@ import org.apache.avro.generic.GenericRecord;
  * <p>Every part is read into the latest schema of the shard's subject ({@link PartReader}), fetched
  * once per read, so rows written under different versions meet: a row inserted under one version
  * and retracted under a later one cancels, and every row renders with the latest version's
- * fields (defaults where its writer schema lacked them). Rows are keyed by their Avro JSON
- * rendering, which is what the snapshot command prints.
+ * fields (defaults where its writer schema lacked them). A snapshot keys rows by their Avro JSON
+ * rendering, which is what the snapshot command prints; {@link #changes} keys them by their Avro
+ * binary in that schema ({@link RowBytes}), cheaper and equal for equal rows, and renders a change's
+ * row only when it is asked for (or needed to order changes at one time).
  *
  * <p>A snapshot reads any time at or above the shard's since (compaction may have advanced older
  * times to since) and below its sealed upper.
@@ -122,30 +127,70 @@ public final class SnapshotReader {
                 + "; [" + lower + ", " + upper + ") is not sealed yet");
         }
         ResumeToken.requireAboveSince("[" + lower + ", " + upper + ")", lower, state);
-        Map<String, Map<Long, Net>> diffs = new HashMap<>();
-        scan(state, batch -> overlaps(CoverCheck.range(List.of(batch)), lower, upper), (row, time, diff) -> {
-            if (time >= lower && time < upper) {
-                Map<Long, Net> byTime = diffs.computeIfAbsent(GenericData.get().toString(row), r -> new HashMap<>());
-                Net net = byTime.get(time);
-                if (net == null) {
-                    // one copy per row: the row's other times share it
-                    net = new Net(byTime.isEmpty() ? copy(row) : byTime.values().iterator().next().record);
-                    byTime.put(time, net);
-                }
-                net.diff += diff;
+        List<Batch> covering = new ArrayList<>();
+        for (Batch batch : state.batches()) {
+            if (overlaps(CoverCheck.range(List.of(batch)), lower, upper)) {
+                covering.add(batch);
             }
-        });
+        }
+        return changes(covering, latest(), lower, upper);
+    }
+
+    /** The latest version of the subject now: what {@link #changes(List, SubjectVersion, long, long)} reads into. */
+    SubjectVersion latest() {
+        return registry.latest(subject);
+    }
+
+    /**
+     * As {@link #changes(ShardState, long, long)}, from {@code batches} (the live batches that cover the range,
+     * chosen by the caller from the state), their rows read into {@code target}. It touches no state, so it may
+     * run on another thread than the one that follows the shard (the store and registry are thread-safe).
+     */
+    List<Change> changes(List<Batch> batches, SubjectVersion target, long lower, long upper) {
+        Map<ByteBuffer, Map<Long, Net>> diffs = new HashMap<>();
+        PartReader reader = new PartReader(target);
+        RowBytes encoded = new RowBytes(target.schema());
+        for (Batch batch : batches) {
+            for (Part part : batch.getParts()) {
+                reader.read(part, batch.getBatchId(), blobs, registry, (row, time, diff) -> {
+                    if (time >= lower && time < upper) {
+                        add(diffs, encoded.of(row), row, time, diff);
+                    }
+                });
+            }
+        }
         List<Change> changes = new ArrayList<>();
-        diffs.forEach((row, byTime) -> byTime.forEach((time, net) -> {
+        diffs.values().forEach(byTime -> byTime.forEach((time, net) -> {
             if (net.diff != 0) {
-                changes.add(new Change(row, time, net.diff, net.record));
+                changes.add(Change.rendered(net.record, time, net.diff));
             }
         }));
+        // a row renders only to order it among the changes at the same time
         changes.sort(Comparator.comparingLong(Change::time).thenComparing(Change::row));
         return changes;
     }
 
-    private static boolean overlaps(long[] range, long lower, long upper) {
+    /**
+     * Adds one update to the net diffs, keyed by the row's Avro binary in the target schema (rows equal as
+     * rendered are equal as encoded: both write every field in schema order, map entries in their order).
+     */
+    private static void add(Map<ByteBuffer, Map<Long, Net>> diffs, ByteBuffer key, GenericRecord row, long time,
+                            long diff) {
+        Map<Long, Net> byTime = diffs.get(key);
+        if (byTime == null) {
+            byTime = new HashMap<>();
+            diffs.put(ByteBuffer.wrap(Arrays.copyOf(key.array(), key.remaining())), byTime);
+        }
+        Net net = byTime.get(time);
+        if (net == null) {
+            // one copy per row: the row's other times share it
+            net = new Net(byTime.isEmpty() ? copy(row) : byTime.values().iterator().next().record);
+            byTime.put(time, net);
+        }
+        net.diff += diff;
+    }
+
+    static boolean overlaps(long[] range, long lower, long upper) {
         return range[0] < upper && range[1] > lower;
     }
 

@@ -31,6 +31,7 @@ public final class Subscription {
     private final Listener listener;
     private final Duration timeout;
     private ResumeToken position;
+    private ReadAhead readAhead;
 
     /** Receives a subscription's output, on the thread that subscribes or polls. */
     public interface Listener {
@@ -103,17 +104,36 @@ public final class Subscription {
         }
     }
 
-    /** Reads the advances' whole range once, then hands each its slice (advances are contiguous). */
+    /**
+     * Delivers the advances (contiguous) piece by piece ({@link Piece#plan}): each seal as soon as the batches that
+     * cover it are read, the next pieces read ahead meanwhile ({@link ReadAhead}); the schema rows are read into is
+     * the subject's latest as of this call.
+     */
     private void deliverRead(List<Advance> advances) {
-        long upper = advances.get(advances.size() - 1).upper();
+        ShardState state = follower.state();
         // a subscriber that lags the since lag behind the upper: the message names its own token
-        position.requireReadable(follower.topic(), follower.state());
-        List<Change> changes = parts.changes(follower.state(), position.upper(), upper);
-        int from = 0;
-        for (Advance advance : advances) {
-            if (advance.upper() <= position.upper()) {
-                continue;
+        position.requireReadable(follower.topic(), state);
+        List<Piece> pieces = Piece.plan(state, position.upper(), advances);
+        if (pieces.isEmpty()) {
+            return;
+        }
+        long upper = pieces.get(pieces.size() - 1).upper();
+        if (upper > state.upper()) {
+            throw new IllegalArgumentException("shard " + state.shard() + " is sealed below " + state.upper()
+                + "; [" + position.upper() + ", " + upper + ") is not sealed yet");
+        }
+        try (ReadAhead.Reads reads = readAhead().read(parts, parts.latest(), pieces)) {
+            for (Piece piece : pieces) {
+                deliver(piece, reads.next());
+                reads.advance();
             }
+        }
+    }
+
+    /** Hands each advance of {@code piece} its slice of the piece's {@code changes} (in time order). */
+    private void deliver(Piece piece, List<Change> changes) {
+        int from = 0;
+        for (Advance advance : piece.advances()) {
             int to = from;
             while (to < changes.size() && changes.get(to).time() < advance.upper()) {
                 to++;
@@ -122,6 +142,20 @@ public final class Subscription {
             listener.seal(changes.subList(from, to), token);
             position = token;
             from = to;
+        }
+    }
+
+    private ReadAhead readAhead() {
+        if (readAhead == null) {
+            readAhead = new ReadAhead(follower.state().shard());
+        }
+        return readAhead;
+    }
+
+    /** Stops the threads that read ahead (the reader's {@link ShardReader#close} does). */
+    void close() {
+        if (readAhead != null) {
+            readAhead.close();
         }
     }
 }

@@ -151,6 +151,22 @@ class SnapshotReaderTest {
     }
 
     @Test
+    void shouldOrderASealsChangesAtOneTimeByTheirRenderingAndCancelRowsOfTwoVersions() throws Exception {
+        registry.setCompatibility("orders-value", "BACKWARD");
+        int v2 = registry.register("orders-value", V2);
+        shard.append(1, 0, 1000, shard.build(0, 0, 1000, List.of(update(schemaId, TOY, 500, 1),
+                update(schemaId, GAME, 500, 1), update(schemaId, BOOK, 500, 2), update(v2, inV2(BOOK, "none"), 500, -2))),
+            shard.build(1, 0, 1000, List.of(update(v2, inV2(TOY, "none"), 500, 1))));
+        List<String> rendered = new java.util.ArrayList<>(List.of(json(inV2(TOY, "none")), json(inV2(GAME, "none"))));
+        java.util.Collections.sort(rendered);
+
+        List<Change> changes = reader.changes(state, 0, 1000);
+
+        assertEquals(rendered, changes.stream().map(Change::row).toList(), "BOOK under v1 and v2 cancels; TOY adds up");
+        assertEquals(2L, changes.get(rendered.indexOf(json(inV2(TOY, "none")))).diff());
+    }
+
+    @Test
     void shouldReadASealFromTheBatchThatMergedItsBatches() throws Exception {
         Batch a0 = shard.build(0, 0, 1000, List.of(update(schemaId, BOOK, 10, 1)));
         Batch a1 = shard.build(1, 0, 1000, List.of(update(schemaId, TOY, 20, 1)));

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.Part;
 import io.mvsink.avro.StateDiff;
+import io.mvsink.blob.BlobStore;
 import io.mvsink.codec.Codecs;
 import io.mvsink.consensus.ConsensusKeys;
 import io.mvsink.consensus.ShardFollower;
@@ -74,6 +75,48 @@ class SubscriptionTest {
 
         assertEquals(List.of(json(TOY) + " 2500 -1", "t/orders/3:3000", "t/orders/4:4000"), out);
         assertEquals(new ResumeToken("t", "orders", 4, 4000), subscription.position());
+    }
+
+    @Test
+    void shouldDeliverTheFirstSealOfAPollBeforeReadingTheLastSealsParts() {
+        twoSeals();
+        List<String> lastParts = new ArrayList<>();
+        List<StateDiff> seals = new ArrayList<>();
+        for (int s = 0; s < 6; s++) {
+            long lower = 2000 + 1000L * s;
+            Batch b0 = shard.build(0, lower, lower + 1000, List.of(update(id, row(10 + s, "seal" + s, s), lower + 1, 1)));
+            Batch b1 = shard.build(1, lower, lower + 1000, List.of(update(id, row(20 + s, "seal" + s, s), lower + 2, 1)));
+            seals.add(ShardFixture.seal(3 + s, lower, lower + 1000, b0, b1));
+            lastParts.clear();
+            List.of(b0, b1).forEach(b -> b.getParts().forEach(p -> lastParts.add(p.getKey())));
+        }
+        ReadLog reads = new ReadLog(shard.blobs);
+        List<Boolean> lastReadAtFirstSeal = new ArrayList<>();
+        Subscription subscription = open(reads).subscribe(1999, new Subscription.Listener() {
+            @Override
+            public void snapshot(long asOf, List<Change> rows, ResumeToken token) {
+                listener.snapshot(asOf, rows, token);
+            }
+
+            @Override
+            public void seal(List<Change> changes, ResumeToken token) {
+                if (lastReadAtFirstSeal.isEmpty()) {
+                    lastReadAtFirstSeal.add(lastParts.stream().anyMatch(reads.keys()::contains));
+                }
+                listener.seal(changes, token);
+            }
+        });
+        seals.forEach(this::send);
+        out.clear();
+
+        subscription.poll(Duration.ZERO);
+
+        assertEquals(List.of(false), lastReadAtFirstSeal,
+            "the last seal's parts were read before the first seal was delivered");
+        assertEquals(List.of(json(row(10, "seal0", 0)) + " 2001 1", json(row(20, "seal0", 0)) + " 2002 1",
+            "t/orders/3:3000"), out.subList(0, 3));
+        assertEquals(18, out.size(), "six seals of two changes and a token each: " + out);
+        assertEquals(new ResumeToken("t", "orders", 8, 8000), subscription.position());
     }
 
     @Test
@@ -186,9 +229,13 @@ class SubscriptionTest {
     }
 
     private ShardReader open() {
+        return open(shard.blobs);
+    }
+
+    private ShardReader open(BlobStore blobs) {
         consumer.assign(List.of(TP));
         consumer.updateBeginningOffsets(Map.of(TP, 0L));
-        reader = ShardReader.of(new ShardFollower(consumer, "t", "orders", shard.state), shard.blobs, shard.registry,
+        reader = ShardReader.of(new ShardFollower(consumer, "t", "orders", shard.state), blobs, shard.registry,
             "orders-value", Duration.ofSeconds(5));
         return reader;
     }
