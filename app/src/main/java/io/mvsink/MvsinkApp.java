@@ -1,5 +1,6 @@
 package io.mvsink;
 
+import io.mvsink.protocol.RecordBound;
 import io.mvsink.protocol.SharedBatchRegistry;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.blob.BlobOwner;
@@ -21,9 +22,9 @@ import io.mvsink.protocol.RangeMinter;
 import io.mvsink.registry.RegistryReadiness;
 import io.mvsink.registry.RegistryUnavailableException;
 import io.mvsink.registry.SchemaRegistry;
+import io.mvsink.topology.ConsensusTopicCheck;
 import io.mvsink.topology.AdminPartitionCountProbe;
 import io.mvsink.topology.DeadLetterReason;
-import io.mvsink.topology.RecordBound;
 import io.mvsink.topology.RocksMemory;
 import io.mvsink.topology.SinkContext;
 import io.mvsink.topology.SinkTopology;
@@ -201,11 +202,11 @@ public final class MvsinkApp implements AutoCloseable {
     /**
      * The largest consensus record this app writes: the consensus topic's {@code max.message.bytes}
      * and the appender's producer's {@code max.request.size} (Kafka Streams' producer settings, with
-     * this app's overrides), less headroom ({@link RecordBound#of}).
+     * this app's overrides), less headroom ({@link ConsensusTopicCheck#recordBound}).
      */
     RecordBound recordBound(int topicMaxMessageBytes) {
         long requestSize = producerMaxRequestSize(streamsProps());
-        RecordBound bound = RecordBound.of(topicMaxMessageBytes, requestSize);
+        RecordBound bound = ConsensusTopicCheck.recordBound(topicMaxMessageBytes, requestSize);
         LOG.info("consensus records bound at {} bytes ({} max.message.bytes={}, producer max.request.size={})",
             bound.bytes(), topics.consensus(), topicMaxMessageBytes, requestSize);
         return bound;

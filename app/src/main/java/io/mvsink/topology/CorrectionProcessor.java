@@ -1,5 +1,6 @@
 package io.mvsink.topology;
 
+import io.mvsink.protocol.Grid;
 import io.mvsink.avro.BatchReport;
 import io.mvsink.avro.TaskProgress;
 import io.mvsink.codec.Codecs;

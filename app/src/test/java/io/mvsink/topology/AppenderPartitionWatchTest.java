@@ -1,5 +1,6 @@
 package io.mvsink.topology;
 
+import io.mvsink.protocol.PartitionCountProbe;
 import io.mvsink.consensus.ConsensusKeys;
 import java.nio.charset.StandardCharsets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -182,7 +183,7 @@ class AppenderPartitionWatchTest {
                 logged.add(event.getMDCPropertyMap().get(ShardLogContext.KEY) + ": " + event.getFormattedMessage());
             }
         };
-        Logger logger = (Logger) LoggerFactory.getLogger(PartitionWatch.class);
+        Logger logger = (Logger) LoggerFactory.getLogger("io.mvsink.protocol.PartitionWatch");
         capture.setContext(logger.getLoggerContext());
         capture.start();
         logger.addAppender(capture);

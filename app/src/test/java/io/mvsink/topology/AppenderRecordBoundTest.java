@@ -3,6 +3,8 @@ package io.mvsink.topology;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mvsink.protocol.AppendTooLargeException;
+import io.mvsink.protocol.RecordBound;
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.Part;
 import io.mvsink.avro.StateDiff;
