@@ -15,9 +15,10 @@ import io.mvsink.gc.GcService;
 import io.mvsink.metrics.BuilderGauges;
 import io.mvsink.metrics.LaunchLog;
 import io.mvsink.metrics.ShardJmx;
-import io.mvsink.metrics.ShardLogContext;
+import io.mvsink.logging.ShardLogContext;
 import io.mvsink.metrics.ShardMetricSet;
 import io.mvsink.metrics.ShardMetrics;
+import io.mvsink.protocol.MintingHold;
 import io.mvsink.protocol.RangeMinter;
 import io.mvsink.registry.RegistryReadiness;
 import io.mvsink.registry.RegistryUnavailableException;
@@ -161,16 +162,10 @@ public final class MvsinkApp implements AutoCloseable {
         streams = new KafkaStreams(topology, props);
         String shard = config.shard();
         SharedBatchRegistry batches = deps.batches();
-        // until the app first runs, its tasks arrive one by one: a range minted then would be contributed
-        // by some of them only, and a barrier would seal it in more than one batch. Later rebalances do
-        // not hold it: under churn (a kill every few seconds) the group is rebalancing most of the time
-        // and holding would stop sealing; a task that joins late contributes the rest of the range.
-        batches.holdMinting(shard, true);
+        MintingHold hold = MintingHold.start(batches, shard);
         streams.setStateListener((now, before) -> {
             LaunchLog.step("streams {} -> {}", before, now);
-            if (now == KafkaStreams.State.RUNNING) {
-                batches.holdMinting(shard, false);
-            }
+            hold.stateChanged(now == KafkaStreams.State.RUNNING);
         });
         streams.setUncaughtExceptionHandler(e -> {
             StreamThreadExceptionResponse response = onStreamThreadFailure(config.shard(), e);

@@ -6,7 +6,7 @@ import io.mvsink.avro.BatchReport;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.codec.Codecs;
 import io.mvsink.metrics.LaunchLog;
-import io.mvsink.metrics.ShardLogContext;
+import io.mvsink.logging.ShardLogContext;
 import io.mvsink.protocol.AppendFit;
 import io.mvsink.protocol.Appender;
 import io.mvsink.protocol.SealCover;
@@ -31,20 +31,20 @@ import org.slf4j.LoggerFactory;
 /**
  * The shard's single writer: one Kafka Streams task (the reports topic's partition) under
  * {@code exactly_once_v2}, so its state, its input offsets and the consensus records it writes
- * commit atomically and a zombie is fenced. For each report it keeps the batch as pending,
- * looks for an exact cover from the current upper ({@link SealCover}), and if there is one
- * appends it: one state-diff record whose {@code lower} is the current upper. A batch that
- * starts below the upper, or that closed too long ago for the blob GC's grace, can never be
- * part of a cover: it is rejected, counted as a mismatch, and its blobs are recorded as garbage.
- * "Too long ago" is the shard's grace record's ({@link ShardGrace}), not only this process's
- * {@code gc.grace.ms}: the appender records its grace with an append whenever it differs from the
- * shard's, and every blob GC waits at least the recorded one.
+ * commit atomically and a zombie is fenced. An adapter over {@link Appender}, which decides: this
+ * processor decodes each report, asks the appender what to do with it (and, at each punctuation,
+ * with the pending batches), does it (keeps or drops pending batches in the {@link AppenderLedger},
+ * counts mismatches, forwards each append's state-diff record, throws when the partition count
+ * changed) and persists it. A rejected batch's blobs are recorded as garbage. The grace a batch's
+ * age is checked against is the shard's grace record's ({@link ShardGrace}), not only this
+ * process's {@code gc.grace.ms}: the processor records its grace with an append whenever it differs
+ * from the shard's, and every blob GC waits at least the recorded one.
  *
  * <p>It also keeps the shard's state bounded: it commits the merges of {@link Compactions} as
- * compaction appends (upper unchanged, the merged batches replaced), advances since, and every
- * {@code rollupAppends} appends writes a rollup of the full state and tombstones the diffs it
- * covers. Every record it writes is first applied to the {@link AppenderLedger}'s model, which
- * checks it exactly as a reader will.
+ * compaction appends (upper unchanged, the merged batches replaced; {@link Appender#merge}),
+ * advances since, and every {@code rollupAppends} appends writes a rollup of the full state and
+ * tombstones the diffs it covers. Every record it writes is first applied to the
+ * {@link AppenderLedger}'s model, which checks it exactly as a reader will.
  */
 final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[]> {
     private static final Logger LOG = LoggerFactory.getLogger(AppenderProcessor.class);

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.mvsink.avro.Contribution;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.avro.TaskProgress;
-import io.mvsink.batch.CoalescingMode;
+import io.mvsink.protocol.CoalescingMode;
 import io.mvsink.batch.PartEncoder;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.protocol.Contributor;
