@@ -1,5 +1,6 @@
 package io.mvsink.protocol;
 
+import static io.mvsink.topology.Batches.batch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mvsink.avro.AppenderState;
 import io.mvsink.avro.Batch;
-import io.mvsink.avro.Contribution;
-import io.mvsink.avro.Part;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.avro.StateRollup;
 import io.mvsink.consensus.ShardGrace;
@@ -20,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
@@ -189,18 +187,6 @@ class AppenderTest {
     private void assertRejected(Batch batch, String why) {
         Appender.Verdict verdict = appender.report(batch, 0, NOW);
         assertEquals(new Appender.Reject(batch, why), verdict);
-    }
-
-    private static Batch batch(long lower, long upper, int... partitions) {
-        List<Contribution> contributions = new ArrayList<>();
-        for (int p : partitions) {
-            contributions.add(new Contribution(p, lower, upper, 1L));
-        }
-        String id = UUID.randomUUID().toString();
-        return Batch.newBuilder().setBatchId(id).setShard("s").setLower(lower).setUpper(upper)
-            .setSchemaIds(List.of(1)).setContributions(contributions)
-            .setParts(List.of(new Part("s/" + id, 1, 10L, 1L, null))).setUpdates(1L).setBytes(10L).setClosedAtMs(0L)
-            .build();
     }
 
     /** The appender's store, in memory. */
