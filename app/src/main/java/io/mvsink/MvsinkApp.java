@@ -1,5 +1,6 @@
 package io.mvsink;
 
+import io.mvsink.protocol.RecordBound;
 import io.mvsink.protocol.SharedBatchRegistry;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.blob.BlobOwner;
@@ -14,16 +15,17 @@ import io.mvsink.gc.GcService;
 import io.mvsink.metrics.BuilderGauges;
 import io.mvsink.metrics.LaunchLog;
 import io.mvsink.metrics.ShardJmx;
-import io.mvsink.metrics.ShardLogContext;
+import io.mvsink.logging.ShardLogContext;
 import io.mvsink.metrics.ShardMetricSet;
 import io.mvsink.metrics.ShardMetrics;
+import io.mvsink.protocol.MintingHold;
 import io.mvsink.protocol.RangeMinter;
 import io.mvsink.registry.RegistryReadiness;
 import io.mvsink.registry.RegistryUnavailableException;
 import io.mvsink.registry.SchemaRegistry;
+import io.mvsink.topology.ConsensusTopicCheck;
 import io.mvsink.topology.AdminPartitionCountProbe;
 import io.mvsink.topology.DeadLetterReason;
-import io.mvsink.topology.RecordBound;
 import io.mvsink.topology.RocksMemory;
 import io.mvsink.topology.SinkContext;
 import io.mvsink.topology.SinkTopology;
@@ -160,16 +162,10 @@ public final class MvsinkApp implements AutoCloseable {
         streams = new KafkaStreams(topology, props);
         String shard = config.shard();
         SharedBatchRegistry batches = deps.batches();
-        // until the app first runs, its tasks arrive one by one: a range minted then would be contributed
-        // by some of them only, and a barrier would seal it in more than one batch. Later rebalances do
-        // not hold it: under churn (a kill every few seconds) the group is rebalancing most of the time
-        // and holding would stop sealing; a task that joins late contributes the rest of the range.
-        batches.holdMinting(shard, true);
+        MintingHold hold = MintingHold.start(batches, shard);
         streams.setStateListener((now, before) -> {
             LaunchLog.step("streams {} -> {}", before, now);
-            if (now == KafkaStreams.State.RUNNING) {
-                batches.holdMinting(shard, false);
-            }
+            hold.stateChanged(now == KafkaStreams.State.RUNNING);
         });
         streams.setUncaughtExceptionHandler(e -> {
             StreamThreadExceptionResponse response = onStreamThreadFailure(config.shard(), e);
@@ -201,11 +197,11 @@ public final class MvsinkApp implements AutoCloseable {
     /**
      * The largest consensus record this app writes: the consensus topic's {@code max.message.bytes}
      * and the appender's producer's {@code max.request.size} (Kafka Streams' producer settings, with
-     * this app's overrides), less headroom ({@link RecordBound#of}).
+     * this app's overrides), less headroom ({@link ConsensusTopicCheck#recordBound}).
      */
     RecordBound recordBound(int topicMaxMessageBytes) {
         long requestSize = producerMaxRequestSize(streamsProps());
-        RecordBound bound = RecordBound.of(topicMaxMessageBytes, requestSize);
+        RecordBound bound = ConsensusTopicCheck.recordBound(topicMaxMessageBytes, requestSize);
         LOG.info("consensus records bound at {} bytes ({} max.message.bytes={}, producer max.request.size={})",
             bound.bytes(), topics.consensus(), topicMaxMessageBytes, requestSize);
         return bound;

@@ -1,7 +1,7 @@
 package io.mvsink;
 
 import io.mvsink.metrics.LaunchLog;
-import io.mvsink.batch.CoalescingMode;
+import io.mvsink.protocol.CoalescingMode;
 import io.mvsink.batch.PartEncoder;
 import io.mvsink.protocol.SharedBatchRegistry;
 import io.mvsink.blob.AzureBlobStore;

@@ -4,7 +4,8 @@ import static io.mvsink.MvsinkApp.inlineMaxBytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mvsink.topology.RecordBound;
+import io.mvsink.protocol.RecordBound;
+import io.mvsink.topology.ConsensusTopicCheck;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
@@ -28,7 +29,7 @@ class MvsinkAppInlineLimitTest {
 
     @Test
     void shouldCapBySmallConsensusTopics() {
-        RecordBound small = RecordBound.of(64 * 1024, 1 << 20);
+        RecordBound small = ConsensusTopicCheck.recordBound(64 * 1024, 1 << 20);
         assertEquals((64 * 1024 - RecordBound.HEADROOM) / 2 / 8, inlineMaxBytes(65_536, 8, small),
             "a 64 KiB consensus topic over 8 partitions: under 4 KiB per batch");
     }

@@ -1,6 +1,6 @@
 package io.mvsink.bench;
 
-import io.mvsink.batch.CoalescingMode;
+import io.mvsink.protocol.CoalescingMode;
 import java.nio.file.Path;
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package io.mvsink.bench;
 
 import io.mvsink.Wiring;
-import io.mvsink.batch.CoalescingMode;
+import io.mvsink.protocol.CoalescingMode;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.console.ProgressLine;

@@ -1,6 +1,6 @@
 package io.mvsink.bench;
 
-import io.mvsink.batch.CoalescingMode;
+import io.mvsink.protocol.CoalescingMode;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.console.ProgressLine;
 import io.mvsink.metrics.ShardMetrics;

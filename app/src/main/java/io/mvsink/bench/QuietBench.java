@@ -2,7 +2,7 @@ package io.mvsink.bench;
 
 import io.mvsink.MvsinkApp;
 import io.mvsink.Wiring;
-import io.mvsink.batch.CoalescingMode;
+import io.mvsink.protocol.CoalescingMode;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.consensus.ShardState;
 import io.mvsink.local.LocalStack;

@@ -1,6 +1,6 @@
 package io.mvsink.cli;
 
-import io.mvsink.batch.CoalescingMode;
+import io.mvsink.protocol.CoalescingMode;
 import io.mvsink.bench.Bench;
 import io.mvsink.bench.BenchOptions;
 import io.mvsink.bench.CatchUpBench;

@@ -3,7 +3,7 @@ package io.mvsink.cli;
 import io.mvsink.MvsinkApp;
 import io.mvsink.Wiring;
 import io.mvsink.config.MvsinkConfig;
-import io.mvsink.metrics.ShardLogContext;
+import io.mvsink.logging.ShardLogContext;
 import io.mvsink.ops.Health;
 import io.mvsink.ops.OpsServer;
 import io.mvsink.ops.ScrapeRegistry;

@@ -5,7 +5,7 @@ import io.mvsink.blob.BlobStore;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.consensus.ConsensusReader;
 import io.mvsink.consensus.ShardState;
-import io.mvsink.metrics.ShardLogContext;
+import io.mvsink.logging.ShardLogContext;
 import io.mvsink.metrics.ShardMetrics;
 import java.time.Duration;
 import java.util.Map;

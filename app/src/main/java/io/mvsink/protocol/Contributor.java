@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * transaction). Copies are harmless: the appender's exact cover uses one.
  */
 public final class Contributor {
-    /** Its lines name the partition; the shard is in the MDC, set by the task that drives it (ShardLogContext). */
+    /** The shard and the partition are in the MDC, set by the task that drives it (logging.ShardLogContext). */
     private static final Logger LOG = LoggerFactory.getLogger(Contributor.class);
     /** At most this many grid intervals of a copy are contributed one by one (see {@link #pieceEnd}). */
     public static final int COPY_PIECES = 64;
@@ -150,8 +150,8 @@ public final class Contributor {
     /** The task closes: it stops waiting for its batches and leaves the shard's local tasks. */
     public void close() {
         if (!inFlight.isEmpty()) {
-            LOG.info("partition {}: closing with {} unanswered batches; the next owner contributes again",
-                partition, inFlight.size());
+            LOG.info("closing with {} unanswered batches; the next owner contributes again",
+                inFlight.size());
         }
         inFlight.forEach(Handle::abandon);
         inFlight.clear();
@@ -245,11 +245,11 @@ public final class Contributor {
             }
             inFlight.pollFirst();
             if (outcome instanceof Outcome.Report report) {
-                LOG.debug("partition {}: reporting batch {} of [{}, {})", partition, report.batch().getBatchId(),
+                LOG.debug("reporting batch {} of [{}, {})", report.batch().getBatchId(),
                     head.lower(), head.upper());
                 reporter.report(report, head.upper());
             } else if (outcome instanceof Outcome.Failed failed) {
-                LOG.warn("partition {}: batch for [{}, {}) failed, contributing again: {}", partition, head.lower(),
+                LOG.warn("batch for [{}, {}) failed, contributing again: {}", head.lower(),
                     head.upper(), failed.reason());
                 restartFrom(head.lower());
                 return;
@@ -271,8 +271,7 @@ public final class Contributor {
             long oldest = inFlight.isEmpty() ? r.lower() : Math.min(r.lower(), inFlight.peekFirst().lower());
             long from = Math.max(oldest, sealed);
             if (from < position.lower()) {
-                LOG.info("partition {}: a participant of the batch of [{}, {}) left, contributing again from {}", partition,
-                    r.lower(), r.upper(), from);
+                LOG.info("a participant of the batch of [{}, {}) left, contributing again from {}", r.lower(), r.upper(), from);
                 restartFrom(from);
             }
         });
@@ -286,7 +285,7 @@ public final class Contributor {
         // while a copy of the last round is still in the registry, another round would only queue behind it
         boolean copyInFlight = !inFlight.isEmpty() && inFlight.peekFirst().upper() <= copiesBelow;
         if (!copyInFlight && !unsealed.isEmpty() && time.milliseconds() - unsealed.peekFirst()[1] >= recontributeMs) {
-            LOG.info("partition {}: [{}, {}) not sealed within {} ms, contributing again", partition, sealed,
+            LOG.info("[{}, {}) not sealed within {} ms, contributing again", sealed,
                 position.lower(), recontributeMs);
             restartFrom(sealed);
         }

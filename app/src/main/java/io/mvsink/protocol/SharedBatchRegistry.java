@@ -1,12 +1,11 @@
 package io.mvsink.protocol;
 
-import io.mvsink.batch.CoalescingMode;
 import io.mvsink.batch.ContributionData;
 import io.mvsink.batch.PartEncoder;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.metrics.LaunchLog;
-import io.mvsink.metrics.ShardLogContext;
+import io.mvsink.logging.ShardLogContext;
 import io.mvsink.registry.SchemaRegistry;
 import java.util.ArrayList;
 import java.util.HashMap;

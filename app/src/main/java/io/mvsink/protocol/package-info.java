@@ -13,7 +13,20 @@
  *                                 (barrier: every local task joined or passed) ─► parts written
  *                                 on the builder pool (batch.BatchWriter) ─► FINISHED
  *   Contributor.tick ──── poll ─► Report (one participant: DELIVERED) / Covered / Failed
- *      └─ report ─► appender: SealCover.find ─► one compare-and-append per cover ─► sealed upper
+ *      └─ report ─► appender (below)
+ * </pre>
+ *
+ * <p>The appender (one per shard, {@link io.mvsink.protocol.Appender}; {@code topology.AppenderProcessor}
+ * decodes the reports, does what it decides and persists it):
+ * <pre>
+ *   report ─► Appender.report ─► Reject (invalid or too old: garbage, counted) | Accept ─► pending
+ *   report, tick ─► Appender.expired ─► Reject each pending batch that became too old
+ *                ─► Appender.seal: SealCover.find from the upper ─► NoCover
+ *                     ─► PartitionWatch.check (the probe, asked without blocking) ─► Wait | PartitionsChanged
+ *                     ─► SealCover.firstStep ─► AppendFit.fit(diff: seqno + 1, lower = upper)
+ *                          ─► Append (the adapter applies and sends it) | RejectInline (too large)
+ *                     ─► Appender.next: the next step while a cover stands ─► sealed upper ─► tasks
+ *   merge ─► Appender.merge ─► Compact (upper unchanged) | Conflict
  * </pre>
  *
  * <p>Invariants, each with the method that enforces it:
@@ -53,13 +66,30 @@
  *       before it is sealed, so it always can ({@code Contributor.tick}, {@code SharedBatchRegistry.deregister}).</li>
  *   <li>The appender seals only an exact cover from the sealed upper, one batch per range and
  *       partition, none older than the GC's bound ({@link io.mvsink.protocol.SealCover#find};
- *       the age bound in {@code topology.AppenderProcessor#seal}).</li>
+ *       the age bound, half the shard's recorded grace, taken as a value: {@code Appender.tooOld}, checked
+ *       at the report, at every tick and again for every batch of an append, {@code Appender.step}).</li>
  *   <li>No consensus record exceeds the record bound (the consensus topic's {@code max.message.bytes}
  *       read at start and the producer's {@code max.request.size}, less headroom): every diff is sized
  *       before it is applied or sent; garbage that does not fit waits, the largest inline batches of a
  *       step too large are rejected and come back as copies, which are never inline, and a step too
- *       large without them is refused ({@code topology.AppendFit#fit}, {@code SharedBuilder.mayInline});
+ *       large without them is refused ({@code AppendFit.fit}, {@code SharedBuilder.mayInline});
  *       rollups over it are not written ({@code topology.AppenderProcessor#rollUp}).</li>
+ *   <li>Uppers only advance, seqnos increase by one per append, and a batch whose contribution starts
+ *       below the current upper is rejected and counted (DESIGN invariant 4): every append is one diff
+ *       whose seqno is the shard's plus one and whose lower is the shard's upper ({@code Appender.diff}),
+ *       a seal's upper is a cover's, above the upper ({@code SealCover.find}), and a stale batch is refused
+ *       at its report ({@code Appender.invalid}) or passed over by a seal beyond it ({@code Appender.step}'s
+ *       unusable batches); the ledger checks each diff as a reader will ({@code ShardState.apply}).</li>
+ *   <li>The partition gate: nothing is sealed unless a probe asked while a cover from the current upper
+ *       stood answered that the corrections topic has the shard's partition count; a failed or slow probe
+ *       means wait, another count stops the app ({@code PartitionWatch.check}, {@code PartitionWatch.noCover},
+ *       {@link io.mvsink.protocol.Appender#seal}).</li>
+ *   <li>The seal size bound: every diff the appender sends fits the consensus record bound
+ *       ({@link io.mvsink.protocol.RecordBound}); a step that does not fit loses its largest inline
+ *       batches first, and one that cannot fit stops the app with what to raise ({@code AppendFit.fit},
+ *       {@link io.mvsink.protocol.AppendTooLargeException}).</li>
+ *   <li>Minting waits until the app first runs, so that the first ranges are contributed by every
+ *       local task ({@link io.mvsink.protocol.MintingHold}).</li>
  * </ol>
  * Not thread-safe unless a class says otherwise: the registry guards everything of a shard with
  * its lock; a {@link io.mvsink.protocol.Contributor} runs on its task's stream thread.

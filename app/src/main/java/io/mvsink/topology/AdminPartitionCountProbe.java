@@ -1,5 +1,6 @@
 package io.mvsink.topology;
 
+import io.mvsink.protocol.PartitionCountProbe;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

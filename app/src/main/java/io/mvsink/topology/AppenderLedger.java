@@ -11,6 +11,7 @@ import io.mvsink.consensus.ConsensusKeys;
 import io.mvsink.consensus.ShardGrace;
 import io.mvsink.consensus.ShardPlacement;
 import io.mvsink.consensus.ShardState;
+import io.mvsink.protocol.Appender;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -22,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BiConsumer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -39,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * earlier versions neither read nor remove). Everything it writes commits in the appender's transaction with the consensus
  * records that say the same.
  */
-final class AppenderLedger {
+final class AppenderLedger implements Appender.Ledger {
     private static final Logger LOG = LoggerFactory.getLogger(AppenderLedger.class);
     private static final String STATE_KEY = "state/";
     private static final String PENDING_KEY = "pending/";
@@ -107,7 +109,8 @@ final class AppenderLedger {
     }
 
     /** The shard's grace record as last written, or null if it has none yet. */
-    ShardGrace grace() {
+    @Override
+    public ShardGrace grace() {
         return grace;
     }
 
@@ -143,12 +146,14 @@ final class AppenderLedger {
         }
     }
 
-    AppenderState state() {
+    @Override
+    public AppenderState state() {
         return state;
     }
 
     /** The shard as the consensus topic will describe it after this appender's committed records. */
-    ShardState model() {
+    @Override
+    public ShardState model() {
         return model;
     }
 
@@ -163,41 +168,31 @@ final class AppenderLedger {
     }
 
     /** When the pending {@code batch}'s oldest part may have been written: its close for a store of an earlier version. */
-    long writtenSince(Batch batch) {
+    @Override
+    public long writtenSince(Batch batch) {
         return writtenSince.getOrDefault(batch.getBatchId(), batch.getClosedAtMs());
     }
 
-    Collection<Batch> pending() {
+    @Override
+    public Collection<Batch> pending() {
         return Collections.unmodifiableCollection(pending.values());
     }
 
-    /** The pending batches; removing through the iterator removes from the store too. */
-    Iterator<Batch> pendingIterator() {
-        Iterator<Map.Entry<String, Batch>> it = pending.entrySet().iterator();
-        return new Iterator<>() {
-            private String key;
-
-            @Override
-            public boolean hasNext() {
-                return it.hasNext();
-            }
-
-            @Override
-            public Batch next() {
-                Map.Entry<String, Batch> entry = it.next();
-                key = entry.getKey();
-                return entry.getValue();
-            }
-
-            @Override
-            public void remove() {
+    /** Removes the pending batches of these ids (from the store too) and returns them, in pending order. */
+    List<Batch> removePending(Set<String> batchIds) {
+        List<Batch> removed = new ArrayList<>();
+        for (Iterator<Map.Entry<String, Batch>> it = pending.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, Batch> entry = it.next();
+            String batchId = entry.getValue().getBatchId();
+            if (batchIds.contains(batchId)) {
                 it.remove();
-                store.delete(key);
-                String batchId = key.substring(key.lastIndexOf('/') + 1);
+                store.delete(entry.getKey());
                 writtenSince.remove(batchId);
                 store.delete(PENDING_SINCE_KEY + shard + "/" + batchId);
+                removed.add(entry.getValue());
             }
-        };
+        }
+        return removed;
     }
 
     /** Records blobs no state references, for the next diff's garbage list. */

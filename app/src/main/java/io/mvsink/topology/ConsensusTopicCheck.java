@@ -1,6 +1,7 @@
 package io.mvsink.topology;
 
 import io.mvsink.config.MvsinkConfig;
+import io.mvsink.protocol.RecordBound;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -28,6 +29,22 @@ public final class ConsensusTopicCheck {
     public static final int LARGEST_RECORD_BYTES = 900 * 1024 + 1024;
 
     private ConsensusTopicCheck() {
+    }
+
+    /**
+     * The bound for a consensus topic whose {@code max.message.bytes} is {@code topicMaxMessageBytes}
+     * and a producer whose {@code max.request.size} is {@code producerMaxRequestSize}.
+     *
+     * @throws TopicException if either is below {@link RecordBound#MIN_BYTES}
+     */
+    public static RecordBound recordBound(long topicMaxMessageBytes, long producerMaxRequestSize) {
+        long limit = Math.min(topicMaxMessageBytes, producerMaxRequestSize);
+        if (limit < RecordBound.MIN_BYTES) {
+            throw new TopicException("the consensus topic's max.message.bytes (" + topicMaxMessageBytes
+                + ") or the producer's max.request.size (" + producerMaxRequestSize + ") is below " + RecordBound.MIN_BYTES
+                + " bytes: too small for a consensus record; raise it");
+        }
+        return new RecordBound((int) Math.min(Integer.MAX_VALUE, limit - RecordBound.HEADROOM));
     }
 
     /** The findings for {@code topic} with {@code replicas} (the fewest of any partition) and {@code configs}. */

@@ -1,9 +1,10 @@
 package io.mvsink.topology;
 
+import io.mvsink.protocol.Grid;
 import io.mvsink.avro.BatchReport;
 import io.mvsink.avro.TaskProgress;
 import io.mvsink.codec.Codecs;
-import io.mvsink.metrics.ShardLogContext;
+import io.mvsink.logging.ShardLogContext;
 import io.mvsink.protocol.Contributor;
 import io.mvsink.protocol.Outcome;
 import java.nio.charset.StandardCharsets;
@@ -56,7 +57,8 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
 
     @Override
     public void init(ProcessorContext<byte[], byte[]> context) {
-        try (ShardLogContext.Scope scope = ShardLogContext.enter(sink.shard())) {
+        this.partition = context.taskId().partition();
+        try (ShardLogContext.Scope scope = logContext()) {
             initTask(context);
         }
     }
@@ -71,13 +73,12 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
         this.deadLetters = new DeadLetters(context, sink.metrics());
         this.decoder = new InputDecoder(sink.registry(), sink.subject(), sink.maxRowBytes(),
             new AcceptedSchemas(context.getStateStore(StoreNames.SCHEMA_DECISIONS)), sink.time());
-        this.partition = context.taskId().partition();
         byte[] stored = progressStore.get(partition);
         this.progress = stored == null ? new TaskProgress(0L, 0L, 0L) : Codecs.TASK_PROGRESS.decode(stored);
         this.contributor = new Contributor(sink.batches(), sink.shard(), partition, grid.width(), sink.recontributeMs(),
             sink.time(), sink.metrics(), intervalBytes, sealed.get(), grid.floor(progress.getFrontier()));
         context.schedule(Duration.ofMillis(sink.punctuateMs()), PunctuationType.WALL_CLOCK_TIME, now -> {
-            try (ShardLogContext.Scope scope = ShardLogContext.enter(sink.shard())) {
+            try (ShardLogContext.Scope scope = logContext()) {
                 tick();
             }
         });
@@ -85,7 +86,7 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
 
     @Override
     public void process(Record<byte[], byte[]> record) {
-        try (ShardLogContext.Scope scope = ShardLogContext.enter(sink.shard())) {
+        try (ShardLogContext.Scope scope = logContext()) {
             processRecord(record);
         }
     }
@@ -108,7 +109,7 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
             progress.setLateUpdates(progress.getLateUpdates() + 1);
             saveProgress();
             sink.metrics().lateUpdate();
-            LOG.debug("partition {}: late update at {} advanced to frontier {}", partition, update.time(), time);
+            LOG.debug("late update at {} advanced to frontier {}", update.time(), time);
         }
         if (time < trimmedBelow) {
             // a replay after a crash: the consensus topic showed the shard sealed past it before this
@@ -163,8 +164,13 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
             intervalBytes.trimBelow(grid.floor(upper));
             trimmedBelow = upper;
             addedBelowTrim = false;
-            LOG.debug("partition {}: trimmed {} entries below sealed upper {}", partition, removed, upper);
+            LOG.debug("trimmed {} entries below sealed upper {}", removed, upper);
         }
+    }
+
+    /** The shard and this task's partition in the MDC: every line of the task's work names both. */
+    private ShardLogContext.Scope logContext() {
+        return ShardLogContext.enter(sink.shard(), partition);
     }
 
     private void saveProgress() {
@@ -173,7 +179,7 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
 
     @Override
     public void close() {
-        try (ShardLogContext.Scope scope = ShardLogContext.enter(sink.shard())) {
+        try (ShardLogContext.Scope scope = logContext()) {
             contributor.close();
             sink.metrics().bufferClosed(partition);
         }

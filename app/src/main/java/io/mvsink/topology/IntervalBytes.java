@@ -1,5 +1,6 @@
 package io.mvsink.topology;
 
+import io.mvsink.protocol.Grid;
 import io.mvsink.protocol.BufferedBytes;
 import java.util.Map;
 import java.util.TreeMap;

@@ -1,5 +1,7 @@
 package io.mvsink.topology;
 
+import io.mvsink.protocol.RecordBound;
+import io.mvsink.protocol.PartitionCountProbe;
 import io.mvsink.protocol.SharedBatchRegistry;
 import io.mvsink.compact.BatchMerge;
 import io.mvsink.metrics.ShardMetrics;

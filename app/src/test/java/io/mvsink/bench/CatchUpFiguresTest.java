@@ -3,7 +3,7 @@ package io.mvsink.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.mvsink.batch.CoalescingMode;
+import io.mvsink.protocol.CoalescingMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mvsink.avro.Batch;
-import io.mvsink.batch.CoalescingMode;
 import io.mvsink.batch.PartEncoder;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.batch.TestUpdates;

@@ -1,6 +1,5 @@
 package io.mvsink.protocol;
 
-import io.mvsink.batch.CoalescingMode;
 import io.mvsink.batch.ContributionData;
 import io.mvsink.batch.PartEncoder;
 import io.mvsink.batch.ShardSink;

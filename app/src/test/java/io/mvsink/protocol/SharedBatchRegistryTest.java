@@ -1,14 +1,13 @@
 package io.mvsink.protocol;
 
-import io.mvsink.batch.CoalescingMode;
 import io.mvsink.batch.ContributionData;
 import io.mvsink.batch.PartEncoder;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.batch.TestUpdates;
 import io.mvsink.batch.Update;
-import static io.mvsink.batch.CoalescingMode.BARRIER;
-import static io.mvsink.batch.CoalescingMode.BEST_EFFORT;
-import static io.mvsink.batch.CoalescingMode.NONE;
+import static io.mvsink.protocol.CoalescingMode.BARRIER;
+import static io.mvsink.protocol.CoalescingMode.BEST_EFFORT;
+import static io.mvsink.protocol.CoalescingMode.NONE;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -6,7 +6,7 @@ import io.mvsink.avro.Batch;
 import io.mvsink.avro.Contribution;
 import io.mvsink.avro.Part;
 import io.mvsink.avro.StateDiff;
-import io.mvsink.batch.CoalescingMode;
+import io.mvsink.protocol.CoalescingMode;
 import io.mvsink.batch.ContributionData;
 import io.mvsink.batch.PartEncoder;
 import io.mvsink.batch.ShardSink;

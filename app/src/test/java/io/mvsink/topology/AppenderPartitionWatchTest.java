@@ -1,5 +1,6 @@
 package io.mvsink.topology;
 
+import io.mvsink.protocol.PartitionCountProbe;
 import io.mvsink.consensus.ConsensusKeys;
 import java.nio.charset.StandardCharsets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -12,13 +13,13 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.AppenderBase;
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.StateDiff;
-import io.mvsink.batch.CoalescingMode;
+import io.mvsink.protocol.CoalescingMode;
 import io.mvsink.batch.PartEncoder;
 import io.mvsink.protocol.SharedBatchRegistry;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.blob.InMemoryBlobStore;
 import io.mvsink.codec.Codecs;
-import io.mvsink.metrics.ShardLogContext;
+import io.mvsink.logging.ShardLogContext;
 import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.registry.InMemorySchemaRegistry;
 import java.time.Duration;
@@ -182,7 +183,7 @@ class AppenderPartitionWatchTest {
                 logged.add(event.getMDCPropertyMap().get(ShardLogContext.KEY) + ": " + event.getFormattedMessage());
             }
         };
-        Logger logger = (Logger) LoggerFactory.getLogger(PartitionWatch.class);
+        Logger logger = (Logger) LoggerFactory.getLogger("io.mvsink.protocol.PartitionWatch");
         capture.setContext(logger.getLoggerContext());
         capture.start();
         logger.addAppender(capture);

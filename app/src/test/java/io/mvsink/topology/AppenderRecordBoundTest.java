@@ -3,10 +3,12 @@ package io.mvsink.topology;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mvsink.protocol.AppendTooLargeException;
+import io.mvsink.protocol.RecordBound;
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.Part;
 import io.mvsink.avro.StateDiff;
-import io.mvsink.batch.CoalescingMode;
+import io.mvsink.protocol.CoalescingMode;
 import io.mvsink.batch.PartEncoder;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.blob.InMemoryBlobStore;

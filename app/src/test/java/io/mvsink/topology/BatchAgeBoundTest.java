@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.Part;
 import io.mvsink.avro.StateDiff;
-import io.mvsink.batch.CoalescingMode;
+import io.mvsink.protocol.CoalescingMode;
 import io.mvsink.batch.ContributionData;
 import io.mvsink.protocol.Handle;
 import io.mvsink.protocol.Outcome;

@@ -2,11 +2,23 @@ package io.mvsink.topology;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.AppenderBase;
+import io.mvsink.logging.ShardLogContext;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 import io.mvsink.avro.Contribution;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.avro.TaskProgress;
-import io.mvsink.batch.CoalescingMode;
+import io.mvsink.protocol.CoalescingMode;
 import io.mvsink.batch.PartEncoder;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.protocol.Contributor;
@@ -116,6 +128,40 @@ class CorrectionProcessorTest {
         tick();
         assertEquals(List.of("2000-3000", "3000-4000", "2000-3000", "3000-4000"), reported(),
             "a range not sealed in time is contributed again, one piece per interval");
+    }
+
+    @Test
+    void shouldLogTheContributorsLinesWithTheShardAndPartitionInTheMdcNotInTheMessage() {
+        List<String> logged = new CopyOnWriteArrayList<>();
+        AppenderBase<ILoggingEvent> capture = new AppenderBase<>() {
+            @Override
+            protected void append(ILoggingEvent event) {
+                Map<String, String> mdc = event.getMDCPropertyMap();
+                logged.add(mdc.get(ShardLogContext.KEY) + "/" + mdc.get(ShardLogContext.PARTITION) + ": "
+                    + event.getFormattedMessage());
+            }
+        };
+        Logger logger = (Logger) LoggerFactory.getLogger(Contributor.class);
+        Level level = logger.getLevel();
+        logger.setLevel(Level.INFO);
+        capture.setContext(logger.getLoggerContext());
+        capture.start();
+        logger.addAppender(capture);
+        try {
+            sealed(2_000);
+            task.init(context);
+            progressRecord(4_100);
+            reported();
+            time.sleep(60_000);
+            tick();
+        } finally {
+            logger.detachAppender(capture);
+            logger.setLevel(level);
+        }
+
+        assertTrue(logged.contains("s/" + PARTITION + ": [2000, 4000) not sealed within 60000 ms, contributing again"),
+            logged.toString());
+        assertNull(MDC.get(ShardLogContext.PARTITION), "the stream thread keeps no partition after the work");
     }
 
     @Test

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mvsink.avro.StateDiff;
-import io.mvsink.batch.CoalescingMode;
+import io.mvsink.protocol.CoalescingMode;
 import io.mvsink.batch.PartEncoder;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.protocol.SharedBatchRegistry;

@@ -9,7 +9,7 @@ import io.mvsink.avro.Batch;
 import io.mvsink.avro.BatchReport;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.batch.PartEncoder;
-import io.mvsink.batch.CoalescingMode;
+import io.mvsink.protocol.CoalescingMode;
 import io.mvsink.protocol.SharedBatchRegistry;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.blob.InMemoryBlobStore;

@@ -1,4 +1,4 @@
-package io.mvsink.metrics;
+package io.mvsink.logging;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -67,6 +67,23 @@ class ShippedLoggingTest {
         assertEquals(2, lines.length, String.join("\n", lines));
         assertTrue(lines[0].matches(ISO_DATE + " \\[.+] INFO  GcService shard orders - blob gc off"), lines[0]);
         assertTrue(lines[1].matches(ISO_DATE + " \\[.+] INFO  Main - no shard here"), lines[1]);
+    }
+
+    @Test
+    void shouldShowATasksPartitionAfterItsShardAndRestoreTheMdcAfterward() throws Exception {
+        LoggerContext context = shipped(Map.of(FORMAT, "text"));
+        ByteArrayOutputStream out = capture(context, "text");
+
+        try (ShardLogContext.Scope scope = ShardLogContext.enter("orders", 3)) {
+            context.getLogger("io.mvsink.protocol.Contributor").info("contributing again");
+        }
+        assertNull(MDC.get(ShardLogContext.PARTITION), "the thread keeps no partition after the work");
+        assertNull(MDC.get(ShardLogContext.KEY), "nor a shard");
+
+        String[] lines = out.toString(StandardCharsets.UTF_8).split("\n");
+        assertEquals(1, lines.length, String.join("\n", lines));
+        assertTrue(lines[0].matches(ISO_DATE + " \\[.+] INFO  Contributor shard orders partition 3 - contributing again"),
+            lines[0]);
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.mvsink.topology;
+package io.mvsink.protocol;
 
 /**
  * An append cannot fit the consensus record bound even without inline data and garbage: fatal (every

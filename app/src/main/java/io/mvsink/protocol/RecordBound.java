@@ -1,11 +1,12 @@
-package io.mvsink.topology;
+package io.mvsink.protocol;
 
 /**
  * The largest consensus record mvsink writes: the smaller of the consensus topic's
- * {@code max.message.bytes} (read when the app starts, {@link TopicSetup}) and the producer's
+ * {@code max.message.bytes} (read when the app starts, {@code topology.TopicSetup}; the bound of given limits:
+ * {@code topology.ConsensusTopicCheck#recordBound}) and the producer's
  * {@code max.request.size}, less {@link #HEADROOM} for the key, headers and the record batch
  * around the value. Every diff and rollup the appender writes is checked against it before it is
- * sent ({@code AppenderProcessor}, {@link AppendFit}); the inline limit per batch is derived from
+ * sent ({@link Appender}, {@link AppendFit}); the inline limit per batch is derived from
  * it ({@link #inlinePerBatch}).
  *
  * @param bytes the most bytes a record's value may have
@@ -20,28 +21,13 @@ public record RecordBound(int bytes) {
     /** The producer's default {@code max.request.size}. */
     public static final int PRODUCER_DEFAULT_MAX_REQUEST_SIZE = 1_048_576;
     /** The bound of a topic and producer with Kafka's defaults. */
-    public static final RecordBound DEFAULT = of(BROKER_DEFAULT_MAX_MESSAGE_BYTES, PRODUCER_DEFAULT_MAX_REQUEST_SIZE);
+    public static final RecordBound DEFAULT =
+        new RecordBound(Math.min(BROKER_DEFAULT_MAX_MESSAGE_BYTES, PRODUCER_DEFAULT_MAX_REQUEST_SIZE) - HEADROOM);
 
     public RecordBound {
         if (bytes < MIN_BYTES - HEADROOM) {
             throw new IllegalArgumentException("a consensus record bound of " + bytes + " bytes is too small");
         }
-    }
-
-    /**
-     * The bound for a consensus topic whose {@code max.message.bytes} is {@code topicMaxMessageBytes}
-     * and a producer whose {@code max.request.size} is {@code producerMaxRequestSize}.
-     *
-     * @throws TopicException if either is below {@link #MIN_BYTES}
-     */
-    public static RecordBound of(long topicMaxMessageBytes, long producerMaxRequestSize) {
-        long limit = Math.min(topicMaxMessageBytes, producerMaxRequestSize);
-        if (limit < MIN_BYTES) {
-            throw new TopicException("the consensus topic's max.message.bytes (" + topicMaxMessageBytes
-                + ") or the producer's max.request.size (" + producerMaxRequestSize + ") is below " + MIN_BYTES
-                + " bytes: too small for a consensus record; raise it");
-        }
-        return new RecordBound((int) Math.min(Integer.MAX_VALUE, limit - HEADROOM));
     }
 
     public boolean fits(long size) {

@@ -1,4 +1,4 @@
-package io.mvsink.topology;
+package io.mvsink.protocol;
 
 import java.util.concurrent.CompletableFuture;
 

@@ -1,4 +1,4 @@
-package io.mvsink.topology;
+package io.mvsink.protocol;
 
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -11,9 +11,9 @@ import org.slf4j.LoggerFactory;
  * partition count: an exact cover of the shard's partitions says nothing about a partition added
  * since, and sealing its times would lose its updates for every reader.
  *
- * <p>Three answers: the count is the shard's (seal); it changed ({@link
- * PartitionCountChangedException}: the app stops, nothing is sealed or trimmed past the added
- * partitions); or the probe failed or timed out: cannot verify, so no seal now, and the cover is
+ * <p>Three answers: the count is the shard's (seal); it changed ({@link Changed}: the adapter
+ * stops the app, {@code topology.PartitionCountChangedException}; nothing is sealed or trimmed past
+ * the added partitions); or the probe failed or timed out: cannot verify, so no seal now, and the cover is
  * tried again at the next report or punctuation ({@link #deferred()}). Never a silent pass.
  *
  * <p>The probe does not block the appender's stream thread (which also runs a corrections task,
@@ -35,31 +35,42 @@ import org.slf4j.LoggerFactory;
 final class PartitionWatch {
     private static final Logger LOG = LoggerFactory.getLogger(PartitionWatch.class);
 
-    private final String shard;
     private final PartitionCountProbe probe;
     private CompletableFuture<Integer> asked;
     private boolean deferred;
 
-    PartitionWatch(String shard, PartitionCountProbe probe) {
-        this.shard = shard;
+    PartitionWatch(PartitionCountProbe probe) {
         this.probe = probe;
     }
 
+    /** The answer of a check before seals. */
+    sealed interface Check permits Open, Closed, Changed {
+    }
+
+    /** The topic has the shard's partitions: the caller may make its seals now (the answer is used up). */
+    record Open() implements Check {
+    }
+
+    /** No answer yet (a probe is asked, or failed): nothing may be sealed now. */
+    record Closed() implements Check {
+    }
+
+    /** The topic has {@code now} partitions, not the shard's {@code sealedOver}: fatal. */
+    record Changed(String topic, int sealedOver, int now) implements Check {
+    }
+
     /**
-     * True if a probe asked since the last seals answered that the topic has exactly
-     * {@code sealedOver} partitions: the caller may make its seals now, in this call (the answer is
-     * used up). False if there is no such answer yet (a probe is asked, or failed): nothing may be
-     * sealed now.
-     *
-     * @throws PartitionCountChangedException if it has another count
+     * Whether a probe asked since the last seals answered that the topic has exactly
+     * {@code sealedOver} partitions ({@link Open}: the caller may make its seals now, in this call),
+     * has no such answer yet ({@link Closed}), or answered another count ({@link Changed}).
      */
-    boolean maySeal(int sealedOver) {
+    Check check(int sealedOver) {
         if (asked == null) {
             asked = probe.partitionsAsync();
         }
         if (!asked.isDone()) {
             deferred = true;
-            return false;
+            return new Closed();
         }
         int now;
         try {
@@ -70,14 +81,14 @@ final class PartitionWatch {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             LOG.warn("cannot verify the partition count of {} before a seal, not sealing now: {}", probe.topic(),
                 cause.toString());
-            return false;
+            return new Closed();
         }
         asked = null;
         if (now != sealedOver) {
-            throw new PartitionCountChangedException(shard, probe.topic(), sealedOver, now);
+            return new Changed(probe.topic(), sealedOver, now);
         }
         deferred = false;
-        return true;
+        return new Open();
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.mvsink.batch;
+package io.mvsink.protocol;
 
 import java.util.Locale;
 

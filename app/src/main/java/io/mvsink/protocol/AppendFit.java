@@ -1,4 +1,4 @@
-package io.mvsink.topology;
+package io.mvsink.protocol;
 
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.StateDiff;
@@ -25,22 +25,22 @@ import java.util.List;
  *       from the upper): {@link AppendTooLargeException}, naming what to raise.</li>
  * </ul>
  */
-final class AppendFit {
+public final class AppendFit {
     private AppendFit() {
     }
 
     /** What to do with an append. */
-    sealed interface Decision permits Send, Reject {
+    public sealed interface Decision permits Send, Reject {
     }
 
     /**
      * Send {@code diff} (encoded: {@code value}); its garbage may be a prefix of the garbage offered.
      */
-    record Send(StateDiff diff, byte[] value) implements Decision {
+    public record Send(StateDiff diff, byte[] value) implements Decision {
     }
 
     /** Do not send: reject these inline batches of the step (contributed again as blobs), then look for a cover again. */
-    record Reject(List<Batch> batches, String why) implements Decision {
+    public record Reject(List<Batch> batches, String why) implements Decision {
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.mvsink.topology;
+package io.mvsink.protocol;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
