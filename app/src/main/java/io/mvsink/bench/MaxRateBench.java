@@ -1,6 +1,6 @@
 package io.mvsink.bench;
 
-import io.mvsink.batch.CoalescingMode;
+import io.mvsink.protocol.CoalescingMode;
 import io.mvsink.local.LocalStack;
 import io.mvsink.local.LocalStackLauncher;
 import io.mvsink.local.LocalStackOptions;

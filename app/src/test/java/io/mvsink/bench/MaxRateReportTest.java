@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.mvsink.batch.CoalescingMode;
+import io.mvsink.protocol.CoalescingMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
