@@ -153,7 +153,7 @@ public final class Contributor {
             LOG.info("partition {}: closing with {} unanswered batches; the next owner contributes again",
                 partition, inFlight.size());
         }
-        inFlight.forEach(Handle::abandon);
+        inFlight.forEach(registry::abandon);
         inFlight.clear();
         unsealed.clear();
         open = null;
@@ -239,7 +239,7 @@ public final class Contributor {
     private void pollHandles(Reporter reporter) {
         while (!inFlight.isEmpty()) {
             Handle head = inFlight.peekFirst();
-            Outcome outcome = head.poll();
+            Outcome outcome = registry.poll(head);
             if (outcome instanceof Outcome.Pending) {
                 return;
             }
@@ -293,7 +293,7 @@ public final class Contributor {
     }
 
     private void restartFrom(long lower) {
-        inFlight.forEach(Handle::abandon);
+        inFlight.forEach(registry::abandon);
         inFlight.clear();
         unsealed.clear();
         open = null;

@@ -269,7 +269,7 @@ class SharedBatchRegistryStressTest {
     }
 
     private void poll(Task task, Life life, boolean restartOnFailure) {
-        Outcome outcome = life.handle.poll();
+        Outcome outcome = registry.poll(life.handle);
         if (outcome instanceof Outcome.Pending) {
             Thread.yield();
             return;
@@ -285,8 +285,8 @@ class SharedBatchRegistryStressTest {
         }
     }
 
-    private static void abandon(Task task, Life life) {
-        life.handle.abandon();
+    private void abandon(Task task, Life life) {
+        registry.abandon(life.handle);
         life.abandoned = true;
         task.inFlight.remove(life);
     }

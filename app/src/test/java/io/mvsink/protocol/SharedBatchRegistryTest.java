@@ -126,13 +126,13 @@ class SharedBatchRegistryTest {
         for (Handle h : joiners) {
             assertEquals(first.batchId(), h.batchId(), "joined the busy builder");
         }
-        assertInstanceOf(Outcome.Pending.class, first.poll());
+        assertInstanceOf(Outcome.Pending.class, registry.poll(first));
         blobs.release();
 
         Batch batch = reportOf(first);
         assertEquals(List.of(0, 1, 2, 3), partitions(batch));
         for (Handle h : joiners) {
-            assertEquals(new Outcome.Covered(first.batchId()), h.poll());
+            assertEquals(new Outcome.Covered(first.batchId()), registry.poll(h));
         }
         assertEquals(1, metrics.batchesBuilt());
         assertEquals(4, metrics.participants());
@@ -167,7 +167,7 @@ class SharedBatchRegistryTest {
         assertEquals(first.batchId(), other.batchId());
         assertEquals(List.of(0, 1), partitions(reportOf(first)));
         assertEquals(List.of(0), partitions(reportOf(again)));
-        assertEquals(new Outcome.Covered(first.batchId()), other.poll());
+        assertEquals(new Outcome.Covered(first.batchId()), registry.poll(other));
     }
 
     // ---- barrier ----
@@ -246,8 +246,8 @@ class SharedBatchRegistryTest {
         Handle two = contribute(ORDERS, 2, 0, 1000, 1);
 
         assertEquals(List.of(1, 2), partitions(reportOf(one)));
-        assertEquals(new Outcome.Covered(one.batchId()), two.poll());
-        assertInstanceOf(Outcome.Pending.class, ahead.poll());
+        assertEquals(new Outcome.Covered(one.batchId()), registry.poll(two));
+        assertInstanceOf(Outcome.Pending.class, registry.poll(ahead));
         assertEquals(0, metrics.barrierTimeouts());
     }
 
@@ -297,7 +297,7 @@ class SharedBatchRegistryTest {
 
         assertNotEquals(first.batchId(), again.batchId());
         assertEquals(List.of(0), partitions(reportOf(again)));
-        assertInstanceOf(Outcome.Pending.class, first.poll());
+        assertInstanceOf(Outcome.Pending.class, registry.poll(first));
         Handle other = contribute(ORDERS, 1, 0, 1000, 2);
         assertEquals(first.batchId(), other.batchId());
         assertEquals(List.of(0, 1), partitions(reportOf(first)));
@@ -315,18 +315,18 @@ class SharedBatchRegistryTest {
         }
         awaitCondition().until(() -> metrics.batchesBuilt() == 1);
 
-        Outcome owner = handles.get(2).poll();
+        Outcome owner = registry.poll(handles.get(2));
         assertInstanceOf(Outcome.Report.class, owner);
         for (int p : List.of(0, 3)) {
-            assertEquals(new Outcome.Covered(handles.get(2).batchId()), handles.get(p).poll());
+            assertEquals(new Outcome.Covered(handles.get(2).batchId()), registry.poll(handles.get(p)));
         }
         assertEquals(1, registry.liveBatches(), "a participant still has to hear about the batch");
-        assertEquals(new Outcome.Covered(handles.get(2).batchId()), handles.get(1).poll());
+        assertEquals(new Outcome.Covered(handles.get(2).batchId()), registry.poll(handles.get(1)));
 
         assertEquals(0, registry.liveBatches());
-        assertThrows(IllegalStateException.class, () -> handles.get(2).poll());
-        assertThrows(IllegalStateException.class, () -> handles.get(0).poll());
-        handles.get(2).abandon();
+        assertThrows(IllegalStateException.class, () -> registry.poll(handles.get(2)));
+        assertThrows(IllegalStateException.class, () -> registry.poll(handles.get(0)));
+        registry.abandon(handles.get(2));
         assertEquals(0, metrics.batchesAbandoned());
         assertEquals(0, registry.orphanedBatches());
     }
@@ -378,7 +378,7 @@ class SharedBatchRegistryTest {
         registerAll(ORDERS, 2);
         List<Handle> handles = List.of(contribute(ORDERS, 0, 0, 1000, 2), contribute(ORDERS, 1, 0, 1000, 2));
         awaitCondition().until(() -> metrics.batchesBuilt() == 1);
-        handles.forEach(Handle::abandon);
+        handles.forEach(registry::abandon);
 
         assertEquals(0, registry.orphanedBatches(), "abandoned (the tasks contribute again), not orphaned");
         assertEquals(1, metrics.batchesAbandoned());
@@ -549,7 +549,7 @@ class SharedBatchRegistryTest {
         Handle whole = contribute(ORDERS, 1, 0, 1000, 3);
 
         // the barrier is closed (both joined), but partition 0's contribution is not complete
-        awaitCondition().during(Duration.ofMillis(300)).until(() -> chunked.poll() instanceof Outcome.Pending);
+        awaitCondition().during(Duration.ofMillis(300)).until(() -> registry.poll(chunked) instanceof Outcome.Pending);
         assertTrue(registry.more(chunked, chunk(contribution(ORDERS, 0, 0, 1000, 4), false)));
         assertTrue(registry.more(chunked, chunk(contribution(ORDERS, 0, 0, 1000, 2), true)));
 
@@ -569,7 +569,7 @@ class SharedBatchRegistryTest {
         Handle leaving = registry.contribute(chunk(contribution(ORDERS, 0, 0, 1000, 5), false)).orElseThrow();
         Handle staying = contribute(ORDERS, 1, 0, 1000, 3);
 
-        leaving.abandon();
+        registry.abandon(leaving);
 
         assertInstanceOf(Outcome.Failed.class, outcomeOf(staying),
             "without the rest of partition 0's range the batch cannot be finished");
@@ -629,9 +629,9 @@ class SharedBatchRegistryTest {
         awaitCondition().until(() -> metrics.batchesBuilt() == 1);
         assertEquals(1, registry.liveBatches());
 
-        zero.abandon();
+        registry.abandon(zero);
         assertEquals(1, registry.liveBatches());
-        one.abandon();
+        registry.abandon(one);
 
         assertEquals(1, metrics.batchesAbandoned());
         assertEquals(0, registry.orphanedBatches());
@@ -643,8 +643,8 @@ class SharedBatchRegistryTest {
     void shouldDropABatchAbandonedBeforeItFinished() {
         start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
         registerAll(ORDERS, 2);
-        contribute(ORDERS, 0, 0, 1000, 1).abandon();
-        contribute(ORDERS, 1, 0, 1000, 1).abandon();
+        registry.abandon(contribute(ORDERS, 0, 0, 1000, 1));
+        registry.abandon(contribute(ORDERS, 1, 0, 1000, 1));
 
         awaitCondition().until(() -> registry.liveBatches() == 0);
         assertEquals(1, metrics.batchesBuilt());
@@ -657,7 +657,7 @@ class SharedBatchRegistryTest {
         start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
         registerAll(ORDERS, 2);
         Handle leaving = contribute(ORDERS, 0, 0, 1000, 1);
-        leaving.abandon();
+        registry.abandon(leaving);
         Handle staying = contribute(ORDERS, 1, 0, 1000, 1);
 
         assertEquals(List.of(0, 1), partitions(reportOf(staying)));
@@ -803,7 +803,7 @@ class SharedBatchRegistryTest {
         assertEquals(List.of(0, 1), partitions(orders));
         assertTrue(orders.getParts().stream().allMatch(p -> p.getKey().startsWith(ORDERS + "/")));
         awaitCondition().until(() -> registry.queuedBytes() == 0);
-        assertInstanceOf(Outcome.Pending.class, payment0.poll());
+        assertInstanceOf(Outcome.Pending.class, registry.poll(payment0));
         assertEquals(1, metrics.batchesBuilt());
         assertEquals(0, paymentsMetrics.batchesBuilt());
 
@@ -879,10 +879,10 @@ class SharedBatchRegistryTest {
     }
 
     /** Polls until the handle is answered. */
-    private static Outcome outcomeOf(Handle h) {
+    private Outcome outcomeOf(Handle h) {
         AtomicReference<Outcome> answer = new AtomicReference<>();
         awaitCondition().until(() -> {
-            Outcome o = h.poll();
+            Outcome o = registry.poll(h);
             if (o instanceof Outcome.Pending) {
                 return false;
             }
@@ -892,7 +892,7 @@ class SharedBatchRegistryTest {
         return answer.get();
     }
 
-    private static Batch reportOf(Handle h) {
+    private Batch reportOf(Handle h) {
         Outcome o = outcomeOf(h);
         return assertInstanceOf(Outcome.Report.class, o, "outcome of batch " + h.batchId()).batch();
     }
@@ -901,7 +901,7 @@ class SharedBatchRegistryTest {
      * Polls every handle to its answer and returns the partitions of the batches reported, sorted;
      * asserts every handle is covered by a batch that one of them reported.
      */
-    private static List<Integer> reportedPartitions(List<Handle> handles) {
+    private List<Integer> reportedPartitions(List<Handle> handles) {
         List<Integer> partitions = new ArrayList<>();
         Set<String> reported = new HashSet<>();
         Set<String> covered = new HashSet<>();
@@ -919,9 +919,9 @@ class SharedBatchRegistryTest {
         return partitions.stream().sorted().toList();
     }
 
-    private static void assertAllPending(List<Handle> handles) {
+    private void assertAllPending(List<Handle> handles) {
         for (Handle h : handles) {
-            assertInstanceOf(Outcome.Pending.class, h.poll(), "batch " + h.batchId());
+            assertInstanceOf(Outcome.Pending.class, registry.poll(h), "batch " + h.batchId());
         }
     }
 

@@ -52,7 +52,7 @@ final class ShardFixture implements AutoCloseable {
         Handle handle = builder.contribute(new ContributionData("orders", partition, lower, upper, updates, 0L))
             .orElseThrow();
         Outcome[] outcome = new Outcome[1];
-        await().atMost(Duration.ofSeconds(10)).until(() -> !((outcome[0] = handle.poll()) instanceof Outcome.Pending));
+        await().atMost(Duration.ofSeconds(10)).until(() -> !((outcome[0] = builder.poll(handle)) instanceof Outcome.Pending));
         return ((Outcome.Report) outcome[0]).batch();
     }
 

@@ -149,10 +149,10 @@ class BatchAgeBoundTest {
         return new ContributionData("s", partition, 0, WIDTH, updates, time.milliseconds());
     }
 
-    private static Outcome.Report reportOf(Handle handle) {
+    private Outcome.Report reportOf(Handle handle) {
         AtomicReference<Outcome> outcome = new AtomicReference<>();
         await().atMost(Duration.ofSeconds(20)).until(() -> {
-            outcome.set(handle.poll());
+            outcome.set(builder.poll(handle));
             return !(outcome.get() instanceof Outcome.Pending);
         });
         return assertInstanceOf(Outcome.Report.class, outcome.get());
