@@ -38,7 +38,7 @@ public final class RangeMinter {
     private final LaunchLog launch = new LaunchLog();
 
     /** What a task asks with: its partition, the sealed upper it sees, its next lower and closed frontier. */
-    public record Ask(int partition, long sealed, long lower, long closedUpTo) {
+    record Ask(int partition, long sealed, long lower, long closedUpTo) {
     }
 
     public RangeMinter(long width, long targetBytes) {
@@ -50,7 +50,7 @@ public final class RangeMinter {
     }
 
     /** While held (the local task set is still forming: the app has not run yet), no new range is minted. */
-    public void hold(boolean hold) {
+    void hold(boolean hold) {
         held = hold;
     }
 
@@ -62,7 +62,7 @@ public final class RangeMinter {
      * @param idle no builder that a task joined with a range minted here is open or writing in this
      *             JVM (builders of copy pieces only do not count)
      */
-    public Optional<Range> next(Participants tasks, Ask ask, boolean idle) {
+    Optional<Range> next(Participants tasks, Ask ask, boolean idle) {
         tasks.asked(ask.partition(), ask.lower(), ask.closedUpTo());
         sealed(ask.sealed());
         Optional<Range> existing = mintedAt(ask.lower());
@@ -142,7 +142,7 @@ public final class RangeMinter {
     }
 
     /** Ranges minted so far. */
-    public long mints() {
+    long mints() {
         return mints;
     }
 }

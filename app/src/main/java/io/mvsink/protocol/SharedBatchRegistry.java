@@ -119,8 +119,8 @@ public final class SharedBatchRegistry implements AutoCloseable {
     }
 
     /** A task of the shard that contributes nothing yet now runs in this JVM (barriers wait for it). */
-    public Participants.Position register(String shard, int partition) {
-        return register(shard, partition, BufferedBytes.NONE, Long.MIN_VALUE);
+    public void register(String shard, int partition) {
+        register(shard, partition, BufferedBytes.NONE, Long.MIN_VALUE);
     }
 
     /**
@@ -128,7 +128,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
      * and the minter wait for it); {@code bytes}: what its buffer holds per range. Its position is
      * the one record of its contribution progress.
      */
-    public Participants.Position register(String shard, int partition, BufferedBytes bytes, long lower) {
+    Participants.Position register(String shard, int partition, BufferedBytes bytes, long lower) {
         synchronized (lock) {
             return shard(shard).register(partition, bytes, lower);
         }
@@ -139,7 +139,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
      * next one when it is due), or, for a shard without a minter, everything up to the task's
      * closed frontier. Empty when there is nothing to contribute yet.
      */
-    public Optional<Range> nextRange(String shard, RangeMinter.Ask ask) {
+    Optional<Range> nextRange(String shard, RangeMinter.Ask ask) {
         synchronized (lock) {
             return shard(shard).nextRange(ask);
         }
@@ -156,7 +156,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
     }
 
     /** False while the queued contribution bytes are at their bound: an offer now would be refused. */
-    public boolean accepting() {
+    boolean accepting() {
         synchronized (lock) {
             return totals.accepting();
         }
@@ -170,7 +170,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
      * owned may never be reported, and one that holds its partition may conflict with the copies
      * its next owner contributes elsewhere (issue 12 item 13; see {@link Deliveries}).
      */
-    public void deregister(String shard, int partition) {
+    void deregister(String shard, int partition) {
         synchronized (lock) {
             LocalShard local = shards.get(shard);
             if (local != null) { // else the shard's app closed first
@@ -183,7 +183,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
      * The task will contribute again from {@code lower} (its batch failed, or waited too long):
      * barriers of ranges from there on wait for it again.
      */
-    public void rewind(String shard, int partition, long lower) {
+    void rewind(String shard, int partition, long lower) {
         synchronized (lock) {
             shard(shard).rewind(partition, lower);
         }
@@ -247,7 +247,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
      * blocks; false when the queued bytes are at their bound (keep the chunk and hand it over
      * again later). A chunk for a batch that failed meanwhile is dropped (its task is told).
      */
-    public boolean more(Handle h, ContributionData chunk) {
+    boolean more(Handle h, ContributionData chunk) {
         synchronized (lock) {
             return shard(h.shard()).more(h, chunk);
         }
@@ -257,7 +257,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
      * How many bytes of a range a task hands over at a time: a part of the queue's bound, so that
      * a large range never sits in the heap whole and several tasks' chunks fit the queue at once.
      */
-    public long chunkBytes() {
+    long chunkBytes() {
         return totals.chunkBytes();
     }
 
@@ -273,7 +273,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
      * holding its contribution left the JVM before the batch was known to be sealed
      * ({@link #deregister}); empty if none. Taking it clears it.
      */
-    public Optional<Range> takeRestart(String shard, int partition) {
+    Optional<Range> takeRestart(String shard, int partition) {
         synchronized (lock) {
             LocalShard local = shards.get(shard);
             return local == null ? Optional.empty() : local.takeRestart(partition);
