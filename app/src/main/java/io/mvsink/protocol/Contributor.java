@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 /**
  * One task's side of the seal protocol: which ranges of its buffer it hands to the shared batch
  * registry, what it does with the answers, and when it contributes again. Its progress (the lower
- * of its next contribution) is its {@link Participants.Position} in the registry, the one record
+ * of its next contribution) is its {@code Participants.Position} in the registry, the one record
  * of it. Runs on the task's stream thread and never waits on a builder or a barrier.
  *
  * <p>Nothing leaves the task's buffer before the consensus topic shows it sealed, so the task can
