@@ -3,6 +3,7 @@ package io.mvsink.protocol;
 import io.mvsink.batch.ContributionData;
 import io.mvsink.batch.Update;
 import io.mvsink.metrics.ShardMetrics;
+import io.mvsink.time.TimeRange;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -57,7 +58,7 @@ public final class Contributor {
      * @param held a chunk already read that the registry refused: handed over first, never read again
      * @param copy a piece of contributing again, not a range from the minter
      */
-    private record Open(Range range, Handle handle, byte[] next, ContributionData held, boolean copy) {
+    private record Open(TimeRange range, Handle handle, byte[] next, ContributionData held, boolean copy) {
     }
 
     /** Reports a batch the task owns, from its stream thread, in its transaction. */
@@ -123,8 +124,8 @@ public final class Contributor {
         long lower = Math.max(position.lower(), sealed);
         while (registry.accepting()) {
             boolean copy = lower < copiesBelow && lower < closed;
-            Range next = copy
-                ? new Range(lower, pieceEnd(lower, closed))
+            TimeRange next = copy
+                ? TimeRange.of(lower, pieceEnd(lower, closed))
                 : registry.nextRange(shard, new RangeMinter.Ask(partition, sealed, lower, closed)).orElse(null);
             if (next == null || next.upper() > closed || !offer(next, copy, buffer)) {
                 return;
@@ -191,7 +192,7 @@ public final class Contributor {
     }
 
     /** Offers the range; false if the registry refused some chunk of it (back-pressure: the rest follows later). */
-    private boolean offer(Range range, boolean copy, Buffer buffer) {
+    private boolean offer(TimeRange range, boolean copy, Buffer buffer) {
         open = new Open(range, null, null, null, copy);
         return handOverRest(buffer);
     }
@@ -203,7 +204,7 @@ public final class Contributor {
      */
     private boolean handOverRest(Buffer buffer) {
         while (open != null) {
-            Range range = open.range();
+            TimeRange range = open.range();
             ContributionData data = open.held();
             byte[] next = open.next();
             if (data == null) {
@@ -211,7 +212,7 @@ public final class Contributor {
                     return false;
                 }
                 Chunk chunk = buffer.read(range.lower(), range.upper(), next, registry.chunkBytes());
-                data = new ContributionData(shard, partition, range.lower(), range.upper(), chunk.updates(),
+                data = new ContributionData(shard, partition, range, chunk.updates(),
                     time.milliseconds(), chunk.next() == null);
                 next = chunk.next();
             }

@@ -4,6 +4,7 @@ import io.mvsink.batch.CoalescingMode;
 import io.mvsink.batch.ContributionData;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.metrics.ShardLogContext;
+import io.mvsink.time.TimeRange;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -44,10 +45,10 @@ final class LocalShard implements SharedBuilder.Owner {
         return tasks.join(partition, bytes, lower);
     }
 
-    Optional<Range> nextRange(RangeMinter.Ask ask) {
+    Optional<TimeRange> nextRange(RangeMinter.Ask ask) {
         if (minter == null) {
             tasks.asked(ask.partition(), ask.lower(), ask.closedUpTo());
-            return ask.lower() < ask.closedUpTo() ? Optional.of(new Range(ask.lower(), ask.closedUpTo())) : Optional.empty();
+            return ask.lower() < ask.closedUpTo() ? Optional.of(TimeRange.of(ask.lower(), ask.closedUpTo())) : Optional.empty();
         }
         return minter.next(tasks, ask, idle());
     }
@@ -67,7 +68,7 @@ final class LocalShard implements SharedBuilder.Owner {
                 // an open barrier holding the partition takes no more joins: a task that joined it later
                 // would not be told, and its only copy of the range would hold the partition that left
                 close(b);
-                deliveries.restartOthers(partition, b.partitions(), new Range(b.key.lower(), b.key.upper()),
+                deliveries.restartOthers(partition, b.partitions(), b.key.range(),
                     tasks.partitions());
             }
         }
@@ -78,7 +79,7 @@ final class LocalShard implements SharedBuilder.Owner {
         tasks.rewind(partition, lower);
     }
 
-    Optional<Range> takeRestart(int partition) {
+    Optional<TimeRange> takeRestart(int partition) {
         return deliveries.takeRestart(partition);
     }
 

@@ -1,8 +1,9 @@
 package io.mvsink.protocol;
 
+import io.mvsink.metrics.LaunchLog;
+import io.mvsink.time.TimeRange;
 import java.util.Optional;
 import java.util.TreeMap;
-import io.mvsink.metrics.LaunchLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,10 +63,10 @@ public final class RangeMinter {
      * @param idle no builder that a task joined with a range minted here is open or writing in this
      *             JVM (builders of copy pieces only do not count)
      */
-    Optional<Range> next(Participants tasks, Ask ask, boolean idle) {
+    Optional<TimeRange> next(Participants tasks, Ask ask, boolean idle) {
         tasks.asked(ask.partition(), ask.lower(), ask.closedUpTo());
         sealed(ask.sealed());
-        Optional<Range> existing = mintedAt(ask.lower());
+        Optional<TimeRange> existing = mintedAt(ask.lower());
         if (existing.isPresent() || ask.lower() < mintedUpTo) {
             return existing;
         }
@@ -76,14 +77,14 @@ public final class RangeMinter {
     }
 
     /** The minted range containing {@code lower}, from {@code lower}; below the sequence, up to its start. */
-    private Optional<Range> mintedAt(long lower) {
+    private Optional<TimeRange> mintedAt(long lower) {
         var at = minted.floorEntry(lower);
         if (at != null && lower < at.getValue()) {
-            return Optional.of(new Range(lower, at.getValue()));
+            return Optional.of(TimeRange.of(lower, at.getValue()));
         }
         var above = minted.ceilingEntry(lower);
         if (at == null && above != null && lower < above.getKey()) {
-            return Optional.of(new Range(lower, above.getKey()));
+            return Optional.of(TimeRange.of(lower, above.getKey()));
         }
         return Optional.empty();
     }

@@ -7,6 +7,7 @@ import io.mvsink.batch.ShardSink;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.metrics.LaunchLog;
 import io.mvsink.registry.SchemaRegistry;
+import io.mvsink.time.TimeRange;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -139,7 +140,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
      * next one when it is due), or, for a shard without a minter, everything up to the task's
      * closed frontier. Empty when there is nothing to contribute yet.
      */
-    Optional<Range> nextRange(String shard, RangeMinter.Ask ask) {
+    Optional<TimeRange> nextRange(String shard, RangeMinter.Ask ask) {
         synchronized (lock) {
             return shard(shard).nextRange(ask);
         }
@@ -273,7 +274,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
      * holding its contribution left the JVM before the batch was known to be sealed
      * ({@link #deregister}); empty if none. Taking it clears it.
      */
-    Optional<Range> takeRestart(String shard, int partition) {
+    Optional<TimeRange> takeRestart(String shard, int partition) {
         synchronized (lock) {
             LocalShard local = shards.get(shard);
             return local == null ? Optional.empty() : local.takeRestart(partition);

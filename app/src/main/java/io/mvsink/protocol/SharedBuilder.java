@@ -5,6 +5,7 @@ import io.mvsink.avro.Contribution;
 import io.mvsink.batch.BatchWriter;
 import io.mvsink.batch.ContributionData;
 import io.mvsink.batch.ShardSink;
+import io.mvsink.time.TimeRange;
 import io.mvsink.batch.CoalescingMode;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -69,6 +70,9 @@ final class SharedBuilder {
     }
 
     record Key(String shard, long lower, long upper) {
+        TimeRange range() {
+            return TimeRange.of(lower, upper);
+        }
     }
 
     /** One participant: its contribution's first chunk (partition, range, close time) and its progress. */

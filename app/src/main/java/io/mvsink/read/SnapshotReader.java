@@ -123,7 +123,7 @@ public final class SnapshotReader {
         }
         ResumeToken.requireAboveSince("[" + lower + ", " + upper + ")", lower, state);
         Map<String, Map<Long, Net>> diffs = new HashMap<>();
-        scan(state, batch -> overlaps(CoverCheck.range(List.of(batch)), lower, upper), (row, time, diff) -> {
+        scan(state, batch -> CoverCheck.range(List.of(batch)).overlaps(lower, upper), (row, time, diff) -> {
             if (time >= lower && time < upper) {
                 Map<Long, Net> byTime = diffs.computeIfAbsent(GenericData.get().toString(row), r -> new HashMap<>());
                 Net net = byTime.get(time);
@@ -143,10 +143,6 @@ public final class SnapshotReader {
         }));
         changes.sort(Comparator.comparingLong(Change::time).thenComparing(Change::row));
         return changes;
-    }
-
-    private static boolean overlaps(long[] range, long lower, long upper) {
-        return range[0] < upper && range[1] > lower;
     }
 
     /** Every update of the parts of the live batches that {@code batches} accepts. */

@@ -22,6 +22,7 @@ import io.mvsink.blob.InMemoryBlobStore;
 import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.produce.Workload;
 import io.mvsink.registry.InMemorySchemaRegistry;
+import io.mvsink.time.TimeRange;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -255,7 +256,7 @@ class SharedBatchRegistryStressTest {
             ids[i] = nextRowId[0]++;
             updates.add(TestUpdates.update(schemaId, TestUpdates.row(ids[i], "c", ids[i]), lower + i, i == 1 ? -1 : 1));
         }
-        ContributionData c = new ContributionData(task.shard, task.partition, lower, upper, updates, time.milliseconds());
+        ContributionData c = new ContributionData(task.shard, task.partition, new TimeRange(lower, upper), updates, time.milliseconds());
         Optional<Handle> handle = registry.contribute(c);
         if (handle.isEmpty()) {
             refusals.get(task.shard).incrementAndGet();

@@ -23,8 +23,8 @@ import io.mvsink.avro.Part;
 import io.mvsink.batch.TestUpdates.ReadUpdate;
 import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.produce.Workload;
-import io.mvsink.protocol.Range;
 import io.mvsink.registry.InMemorySchemaRegistry;
+import io.mvsink.time.TimeRange;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -429,9 +429,9 @@ class SharedBatchRegistryTest {
 
         registry.deregister(ORDERS, 0); // the owner leaves before its report is known to commit
 
-        assertEquals(Optional.of(new Range(0, 1000)), registry.takeRestart(ORDERS, 1));
+        assertEquals(Optional.of(TimeRange.of(0, 1000)), registry.takeRestart(ORDERS, 1));
         assertEquals(Optional.empty(), registry.takeRestart(ORDERS, 1), "taken once");
-        assertEquals(Optional.of(new Range(0, 1000)), registry.takeRestart(ORDERS, 2));
+        assertEquals(Optional.of(TimeRange.of(0, 1000)), registry.takeRestart(ORDERS, 2));
     }
 
     /**
@@ -448,8 +448,8 @@ class SharedBatchRegistryTest {
 
         registry.deregister(ORDERS, 2);
 
-        assertEquals(Optional.of(new Range(0, 1000)), registry.takeRestart(ORDERS, 0), "the owner too");
-        assertEquals(Optional.of(new Range(0, 1000)), registry.takeRestart(ORDERS, 1));
+        assertEquals(Optional.of(TimeRange.of(0, 1000)), registry.takeRestart(ORDERS, 0), "the owner too");
+        assertEquals(Optional.of(TimeRange.of(0, 1000)), registry.takeRestart(ORDERS, 1));
         assertEquals(Optional.empty(), registry.takeRestart(ORDERS, 2), "partition 2 left");
     }
 
@@ -466,8 +466,8 @@ class SharedBatchRegistryTest {
 
         registry.deregister(ORDERS, 1);
 
-        assertEquals(Optional.of(new Range(0, 1000)), registry.takeRestart(ORDERS, 0));
-        assertEquals(Optional.of(new Range(0, 1000)), registry.takeRestart(ORDERS, 2));
+        assertEquals(Optional.of(TimeRange.of(0, 1000)), registry.takeRestart(ORDERS, 0));
+        assertEquals(Optional.of(TimeRange.of(0, 1000)), registry.takeRestart(ORDERS, 2));
         assertEquals(Optional.empty(), registry.takeRestart(ORDERS, 0), "taken once");
     }
 
@@ -487,7 +487,7 @@ class SharedBatchRegistryTest {
         Handle late = contribute(ORDERS, 2, 0, 1000, 2);
 
         assertNotEquals(left.batchId(), late.batchId(), "partition 2's contribution is in a batch without partition 0");
-        assertEquals(Optional.of(new Range(0, 1000)), registry.takeRestart(ORDERS, 1));
+        assertEquals(Optional.of(TimeRange.of(0, 1000)), registry.takeRestart(ORDERS, 1));
     }
 
     @Test
@@ -499,7 +499,7 @@ class SharedBatchRegistryTest {
         registry.register(ORDERS, 0); // and comes back: its new task starts from the sealed upper anyway
 
         assertEquals(Optional.empty(), registry.takeRestart(ORDERS, 0), "the old task's restart is moot");
-        assertEquals(Optional.of(new Range(0, 1000)), registry.takeRestart(ORDERS, 1));
+        assertEquals(Optional.of(TimeRange.of(0, 1000)), registry.takeRestart(ORDERS, 1));
     }
 
     @Test
@@ -593,7 +593,7 @@ class SharedBatchRegistryTest {
     }
 
     private ContributionData chunk(ContributionData c, boolean last) {
-        ContributionData chunk = new ContributionData(c.shard(), c.partition(), c.lower(), c.upper(), c.updates(),
+        ContributionData chunk = new ContributionData(c.shard(), c.partition(), c.range(), c.updates(),
             c.closedAtMs(), last);
         rowsOf.put(chunk, rowsOf.get(c));
         return chunk;
@@ -766,7 +766,7 @@ class SharedBatchRegistryTest {
         newRow.put("category", "toys");
         newRow.put("amount", 20L);
         newRow.put("note", "evolved");
-        ContributionData mixed = new ContributionData(ORDERS, 0, 0, 1000, List.of(
+        ContributionData mixed = new ContributionData(ORDERS, 0, new TimeRange(0, 1000), List.of(
             TestUpdates.update(schemaId, oldRow, 10, 1), TestUpdates.update(evolvedId, newRow, 20, -1)), 0);
 
         Batch batch = reportOf(registry.contribute(mixed).orElseThrow());
@@ -869,7 +869,7 @@ class SharedBatchRegistryTest {
             rows.add(row);
             updates.add(TestUpdates.update(schemaId, row, lower + i % (upper - lower), i % 3 == 0 ? -1 : i + 1));
         }
-        ContributionData c = new ContributionData(shard, partition, lower, upper, updates, time.milliseconds());
+        ContributionData c = new ContributionData(shard, partition, new TimeRange(lower, upper), updates, time.milliseconds());
         rowsOf.put(c, rows);
         return c;
     }

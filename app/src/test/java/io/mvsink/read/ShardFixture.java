@@ -19,6 +19,7 @@ import io.mvsink.protocol.Handle;
 import io.mvsink.protocol.Outcome;
 import io.mvsink.protocol.SharedBatchRegistry;
 import io.mvsink.registry.InMemorySchemaRegistry;
+import io.mvsink.time.TimeRange;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +50,7 @@ final class ShardFixture implements AutoCloseable {
 
     /** One partition's batch of {@code updates} over {@code [lower, upper)}, its parts written. */
     Batch build(int partition, long lower, long upper, List<Update> updates) {
-        Handle handle = builder.contribute(new ContributionData("orders", partition, lower, upper, updates, 0L))
+        Handle handle = builder.contribute(new ContributionData("orders", partition, new TimeRange(lower, upper), updates, 0L))
             .orElseThrow();
         Outcome[] outcome = new Outcome[1];
         await().atMost(Duration.ofSeconds(10)).until(() -> !((outcome[0] = builder.poll(handle)) instanceof Outcome.Pending));

@@ -24,6 +24,7 @@ import io.mvsink.consensus.ShardGrace;
 import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.produce.Workload;
 import io.mvsink.registry.InMemorySchemaRegistry;
+import io.mvsink.time.TimeRange;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -146,7 +147,7 @@ class BatchAgeBoundTest {
         for (int i = 0; i < 2; i++) {
             updates.add(TestUpdates.update(schemaId, TestUpdates.row(partition * 10L + i, "c", i), i, 1));
         }
-        return new ContributionData("s", partition, 0, WIDTH, updates, time.milliseconds());
+        return new ContributionData("s", partition, new TimeRange(0, WIDTH), updates, time.milliseconds());
     }
 
     private Outcome.Report reportOf(Handle handle) {
