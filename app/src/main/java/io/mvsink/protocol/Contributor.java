@@ -61,6 +61,10 @@ public final class Contributor {
     private record Open(TimeRange range, Handle handle, byte[] next, ContributionData held, boolean copy) {
     }
 
+    /** A contribution not yet sealed: its upper, and when it was handed off. */
+    private record Unsealed(long upper, long handedOffAtMs) {
+    }
+
     /** Reports a batch the task owns, from its stream thread, in its transaction. */
     @FunctionalInterface
     public interface Reporter {
@@ -76,8 +80,8 @@ public final class Contributor {
     private final ShardMetrics metrics;
     private final Participants.Position position;
     private final Deque<Handle> inFlight = new ArrayDeque<>();
-    /** Per contribution not yet sealed: its upper and when it was handed off. */
-    private final Deque<long[]> unsealed = new ArrayDeque<>();
+    /** Per contribution not yet sealed, oldest first. */
+    private final Deque<Unsealed> unsealed = new ArrayDeque<>();
     /** The contribution being handed over chunk by chunk; null when none is. */
     private Open open;
     /** Ranges in [copiesFrom, copiesBelow) may have been contributed before: contribute them in pieces. */
@@ -225,7 +229,7 @@ public final class Contributor {
                 }
                 handle = taken.get();
                 inFlight.addLast(handle);
-                unsealed.addLast(new long[] {range.upper(), data.closedAtMs()});
+                unsealed.addLast(new Unsealed(range.upper(), data.closedAtMs()));
                 metrics.contributed();
             } else if (!registry.more(handle, data)) {
                 open = new Open(range, handle, next, data, open.copy());
@@ -281,12 +285,12 @@ public final class Contributor {
 
     /** Contributes again from the sealed upper if the oldest unsealed contribution waited too long. */
     private void recontributeIfStuck(long sealed) {
-        while (!unsealed.isEmpty() && unsealed.peekFirst()[0] <= sealed) {
+        while (!unsealed.isEmpty() && unsealed.peekFirst().upper() <= sealed) {
             unsealed.pollFirst();
         }
         // while a copy of the last round is still in the registry, another round would only queue behind it
         boolean copyInFlight = !inFlight.isEmpty() && inFlight.peekFirst().upper() <= copiesBelow;
-        if (!copyInFlight && !unsealed.isEmpty() && time.milliseconds() - unsealed.peekFirst()[1] >= recontributeMs) {
+        if (!copyInFlight && !unsealed.isEmpty() && time.milliseconds() - unsealed.peekFirst().handedOffAtMs() >= recontributeMs) {
             LOG.info("partition {}: [{}, {}) not sealed within {} ms, contributing again", partition, sealed,
                 position.lower(), recontributeMs);
             restartFrom(sealed);
