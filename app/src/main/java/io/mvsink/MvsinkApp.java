@@ -1,6 +1,6 @@
 package io.mvsink;
 
-import io.mvsink.protocol.SharedBatchRegistry;
+import io.mvsink.protocol.BatchCoalescer;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.blob.BlobOwner;
 import io.mvsink.blob.BlobStore;
@@ -106,11 +106,11 @@ public final class MvsinkApp implements AutoCloseable {
     private volatile Throwable failure;
 
     /**
-     * The collaborators of the app, injected (tests hand in their own). The batch registry is
+     * The collaborators of the app, injected (tests hand in their own). The batch coalescer is
      * JVM-wide: several apps (shards) of one process share it; {@link #close()} closes what
      * the dependencies own, and is the process owner's call, not an app's.
      */
-    public record Dependencies(SchemaRegistry registry, BlobStore blobs, SharedBatchRegistry batches,
+    public record Dependencies(SchemaRegistry registry, BlobStore blobs, BatchCoalescer batches,
                                ShardMetrics metrics, Time time) implements AutoCloseable {
         @Override
         public void close() {
@@ -178,7 +178,7 @@ public final class MvsinkApp implements AutoCloseable {
         streams = new KafkaStreams(topology, props);
         become(Lifecycle.STARTED);
         String shard = config.shard();
-        SharedBatchRegistry batches = deps.batches();
+        BatchCoalescer batches = deps.batches();
         // until the app first runs, its tasks arrive one by one: a range minted then would be contributed
         // by some of them only, and a barrier would seal it in more than one batch. Later rebalances do
         // not hold it: under churn (a kill every few seconds) the group is rebalancing most of the time

@@ -71,7 +71,7 @@ public final class Contributor {
         void report(Outcome.Report report, long upper);
     }
 
-    private final SharedBatchRegistry registry;
+    private final BatchCoalescer registry;
     private final String shard;
     private final int partition;
     private final long width;
@@ -96,7 +96,7 @@ public final class Contributor {
      *
      * @param frontier the task's committed frontier, floored to the grid
      */
-    public Contributor(SharedBatchRegistry registry, String shard, int partition, long width, long recontributeMs,
+    public Contributor(BatchCoalescer registry, String shard, int partition, long width, long recontributeMs,
                        Time time, ShardMetrics metrics, BufferedBytes bytes, long sealed, long frontier) {
         this.registry = registry;
         this.shard = shard;
@@ -265,7 +265,7 @@ public final class Contributor {
     /**
      * Contributes again at once when another participant of a batch holding this task's
      * contribution left the JVM before the batch was known to be sealed (see
-     * {@link SharedBatchRegistry#deregister}; this task would otherwise wait for
+     * {@link BatchCoalescer#deregister}; this task would otherwise wait for
      * {@code recontribute.timeout.ms}).
      */
     private void recontributeIfParticipantLeft(long sealed) {

@@ -7,7 +7,7 @@ import java.util.Set;
 
 /**
  * The local tasks of one shard in this JVM and where each one stands: the one record of a
- * partition's contribution progress. Barriers ({@link SharedBatchRegistry}), the minter
+ * partition's contribution progress. Barriers ({@link BatchCoalescer}), the minter
  * ({@link RangeMinter}) and the task itself ({@link Contributor}) all read it from here. Written
  * only under the registry's lock; a task reads its own position without it.
  */

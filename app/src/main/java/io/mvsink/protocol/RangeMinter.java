@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * stays bounded). A task that is below the minted sequence (a late joiner, a rewind) contributes
  * the rest of the minted range it stands in, then follows the sequence.
  *
- * <p>Not thread-safe: the batch registry calls it under its lock.
+ * <p>Not thread-safe: the batch coalescer calls it under its lock.
  */
 public final class RangeMinter {
     private static final Logger LOG = LoggerFactory.getLogger(RangeMinter.class);

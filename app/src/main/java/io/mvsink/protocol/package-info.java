@@ -6,7 +6,7 @@
  * reports it hands them, and seal the covers it finds. Part writing is {@code batch}'s.
  *
  * <pre>
- *   task (per partition)         SharedBatchRegistry (per JVM: lock, pool, Totals) ─► LocalShard (per shard:
+ *   task (per partition)         BatchCoalescer (per JVM: lock, pool, Totals) ─► LocalShard (per shard:
  *   ────────────────────         Participants, RangeMinter, Deliveries, its builders)
  *                                ─────────────────────────────────────────────────────────────────
  *   Contributor.contribute ────► nextRange: the minted range from the task's lower
@@ -45,7 +45,7 @@
  *   <li>Exactly one participant of a finished batch is told to report it, everyone else that it is
  *       covered (DESIGN invariant 2: {@code SharedBuilder.answer} under the registry's lock); a
  *       batch dropped after some participant was told Covered counts as orphaned
- *       ({@code SharedBuilder.retire}, {@code LocalShard.retire}, {@link io.mvsink.protocol.SharedBatchRegistry#orphanedBatches}).</li>
+ *       ({@code SharedBuilder.retire}, {@code LocalShard.retire}, {@link io.mvsink.protocol.BatchCoalescer#orphanedBatches}).</li>
  *   <li>A builder leaves its shard only when every participant is answered or abandoned, so nothing
  *       drops a batch a live participant waits for ({@code SharedBuilder.retire}).</li>
  *   <li>A copy of a range that may have been contributed before with other boundaries is cut at

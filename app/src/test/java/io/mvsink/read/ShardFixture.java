@@ -17,7 +17,7 @@ import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.produce.Workload;
 import io.mvsink.protocol.Handle;
 import io.mvsink.protocol.Outcome;
-import io.mvsink.protocol.SharedBatchRegistry;
+import io.mvsink.protocol.BatchCoalescer;
 import io.mvsink.registry.InMemorySchemaRegistry;
 import io.mvsink.time.TimeRange;
 import java.time.Duration;
@@ -34,7 +34,7 @@ final class ShardFixture implements AutoCloseable {
     final InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
     final int schemaId = registry.register("orders-value", Workload.ROW_SCHEMA);
     final ShardState state = new ShardState("orders");
-    private final SharedBatchRegistry builder = new SharedBatchRegistry(CoalescingMode.NONE, blobs, registry,
+    private final BatchCoalescer builder = new BatchCoalescer(CoalescingMode.NONE, blobs, registry,
         new PartEncoder("deflate", 1024), Time.SYSTEM, 1000, 1 << 20, 1);
 
     /** Parts are cut at 1024 encoded bytes; every batch's parts are blobs. */

@@ -52,7 +52,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * against the parts' data (each contribution in at most one reported batch, none lost).
  * Reproduce a run's choices with {@code -Dmvsink.stress.seed=<seed>} (thread timing still varies).
  */
-class SharedBatchRegistryStressTest {
+class BatchCoalescerStressTest {
     private static final int SHARDS = 3;
     private static final int TASK_THREADS = 8;
     private static final int POOL_THREADS = 3;
@@ -108,7 +108,7 @@ class SharedBatchRegistryStressTest {
     private final AtomicInteger lifecycles = new AtomicInteger();
     private final AtomicLong failedWrites = new AtomicLong();
     private final AtomicLong gaugeReads = new AtomicLong();
-    private SharedBatchRegistry registry;
+    private BatchCoalescer registry;
 
     @ParameterizedTest(name = "{0}, {1} lifecycles")
     @CsvSource({"BARRIER, 75000", "BEST_EFFORT, 17000", "NONE, 10000"})
@@ -125,7 +125,7 @@ class SharedBatchRegistryStressTest {
 
     private void run(CoalescingMode mode, int target, long seed) throws Exception {
         long started = System.nanoTime();
-        registry = new SharedBatchRegistry(mode, new FailingBlobStore(new Random(seed ^ 0x9E3779B97F4A7C15L)), schemas,
+        registry = new BatchCoalescer(mode, new FailingBlobStore(new Random(seed ^ 0x9E3779B97F4A7C15L)), schemas,
             new PartEncoder("null", PART_TARGET_BYTES), time, BARRIER_TIMEOUT_MS, MAX_QUEUED_BYTES, POOL_THREADS);
         for (int s = 0; s < SHARDS; s++) {
             String shard = "shard-" + s;

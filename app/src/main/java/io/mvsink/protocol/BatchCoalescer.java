@@ -20,7 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The JVM-wide shared batch registry: one per process, injected into the processors. Tasks
+ * The JVM-wide batch coalescer: one per process, injected into the processors. Tasks
  * contribute; contributions of one {@code (shard, lower, upper)} feed one {@link SharedBuilder}
  * according to the {@link CoalescingMode}; builders run on a named, bounded pool.
  *
@@ -45,8 +45,8 @@ import org.slf4j.LoggerFactory;
  * contribution bytes are bounded: over the bound, {@code contribute} refuses and the task keeps
  * the contribution in its buffer and offers it again later (back-pressure, not memory).
  */
-public final class SharedBatchRegistry implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(SharedBatchRegistry.class);
+public final class BatchCoalescer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(BatchCoalescer.class);
 
     private final Workshop shop;
     private final ThreadPoolExecutor pool;
@@ -54,7 +54,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
     private final Totals totals;
     private final Map<String, LocalShard> shards = new HashMap<>();
 
-    public SharedBatchRegistry(CoalescingMode mode, BlobStore blobs, SchemaRegistry schemas, PartEncoder encoder,
+    public BatchCoalescer(CoalescingMode mode, BlobStore blobs, SchemaRegistry schemas, PartEncoder encoder,
                                Time time, long barrierTimeoutMs, long maxQueuedBytes, int threads) {
         this(mode, blobs, schemas, encoder, time, barrierTimeoutMs, 0, maxQueuedBytes, threads);
     }
@@ -63,14 +63,14 @@ public final class SharedBatchRegistry implements AutoCloseable {
      * @param lingerMs in best-effort mode, how long a builder whose work has drained stays open
      *                 for more joins (0: it closes as soon as its work drains)
      */
-    public SharedBatchRegistry(CoalescingMode mode, BlobStore blobs, SchemaRegistry schemas, PartEncoder encoder,
+    public BatchCoalescer(CoalescingMode mode, BlobStore blobs, SchemaRegistry schemas, PartEncoder encoder,
                                Time time, long barrierTimeoutMs, long lingerMs, long maxQueuedBytes, int threads) {
         this(mode, blobs, schemas, encoder, time, barrierTimeoutMs, lingerMs, maxQueuedBytes, threads,
             Ownership.FIRST_POLLER);
     }
 
     /** With another ownership rule: only for a test that breaks the rule on purpose and sees the detector fire. */
-    SharedBatchRegistry(CoalescingMode mode, BlobStore blobs, SchemaRegistry schemas, PartEncoder encoder,
+    BatchCoalescer(CoalescingMode mode, BlobStore blobs, SchemaRegistry schemas, PartEncoder encoder,
                         Time time, long barrierTimeoutMs, long lingerMs, long maxQueuedBytes, int threads,
                         Ownership ownership) {
         AtomicInteger n = new AtomicInteger();
@@ -315,7 +315,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
     private LocalShard shard(String shard) {
         LocalShard local = shards.get(shard);
         if (local == null) {
-            throw new IllegalStateException("shard " + shard + " was not added to the batch registry");
+            throw new IllegalStateException("shard " + shard + " was not added to the batch coalescer");
         }
         return local;
     }
@@ -327,7 +327,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
         try {
             if (!pool.awaitTermination(10, TimeUnit.SECONDS)) {
                 int abandoned = pool.shutdownNow().size();
-                LOG.warn("batch registry closed with {} builder jobs abandoned; their tasks contribute again", abandoned);
+                LOG.warn("batch coalescer closed with {} builder jobs abandoned; their tasks contribute again", abandoned);
             }
         } catch (InterruptedException e) {
             pool.shutdownNow();
@@ -335,7 +335,7 @@ public final class SharedBatchRegistry implements AutoCloseable {
         }
         synchronized (lock) {
             if (totals.live() > 0) {
-                LOG.info("batch registry closed with {} unreported batches; their tasks contribute again", totals.live());
+                LOG.info("batch coalescer closed with {} unreported batches; their tasks contribute again", totals.live());
             }
         }
     }

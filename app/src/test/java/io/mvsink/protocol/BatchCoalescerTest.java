@@ -50,8 +50,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The shared batch registry's protocol, one behaviour per test, on in-memory fakes and a mock clock. */
-class SharedBatchRegistryTest {
+/** The batch coalescer's protocol, one behaviour per test, on in-memory fakes and a mock clock. */
+class BatchCoalescerTest {
     private static final String ORDERS = "orders";
     private static final String PAYMENTS = "payments";
     private static final long BARRIER_TIMEOUT_MS = 5_000;
@@ -64,7 +64,7 @@ class SharedBatchRegistryTest {
     private final ShardMetrics metrics = new ShardMetrics(ORDERS);
     private final Map<ContributionData, List<GenericRecord>> rowsOf = new IdentityHashMap<>();
     private long nextRowId;
-    private SharedBatchRegistry registry;
+    private BatchCoalescer registry;
 
     @AfterEach
     void closeRegistry() {
@@ -98,7 +98,7 @@ class SharedBatchRegistryTest {
 
     @Test
     void shouldWriteACopyAsBlobsHoweverSmallSoThatABatchRejectedForItsInlineDataComesBackAsBlobs() {
-        registry = new SharedBatchRegistry(NONE, blobs, schemas, new PartEncoder("null", BIG_PARTS), time,
+        registry = new BatchCoalescer(NONE, blobs, schemas, new PartEncoder("null", BIG_PARTS), time,
             BARRIER_TIMEOUT_MS, Long.MAX_VALUE, 2);
         registry.addShard(new ShardSink(ORDERS, ORDERS + "/", "test-consensus/" + ORDERS, metrics, 1 << 16));
 
@@ -358,7 +358,7 @@ class SharedBatchRegistryTest {
 
     @Test
     void shouldCountAnOrphanWhenABrokenOwnershipRuleLetsNobodyTakeAFinishedBatch() {
-        registry = new SharedBatchRegistry(BARRIER, blobs, schemas, new PartEncoder("null", BIG_PARTS), time,
+        registry = new BatchCoalescer(BARRIER, blobs, schemas, new PartEncoder("null", BIG_PARTS), time,
             BARRIER_TIMEOUT_MS, 0, Long.MAX_VALUE, 2, (batch, polling) -> false);
         registry.addShard(new ShardSink(ORDERS, ORDERS + "/", ORDERS + "-owner", metrics));
         registerAll(ORDERS, 2);
@@ -844,7 +844,7 @@ class SharedBatchRegistryTest {
     }
 
     private void start(CoalescingMode mode, long targetBytes, long maxQueuedBytes) {
-        registry = new SharedBatchRegistry(mode, blobs, schemas, new PartEncoder("null", targetBytes), time,
+        registry = new BatchCoalescer(mode, blobs, schemas, new PartEncoder("null", targetBytes), time,
             BARRIER_TIMEOUT_MS, maxQueuedBytes, 2);
         registry.addShard(new ShardSink(ORDERS, ORDERS + "/", "test-consensus/" + ORDERS, metrics));
     }
