@@ -1,7 +1,7 @@
 package io.mvsink;
 
 import io.mvsink.protocol.RecordBound;
-import io.mvsink.protocol.SharedBatchRegistry;
+import io.mvsink.protocol.BatchCoalescer;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.blob.BlobOwner;
 import io.mvsink.blob.BlobStore;
@@ -77,9 +77,26 @@ public final class MvsinkApp implements AutoCloseable {
      */
     static final int MAIN_CONSUMER_FETCH_BYTES = 64 * 1024;
 
+    /**
+     * The app's own lifecycle: CREATED → STARTED (its stream threads exist; they run or failed) →
+     * CLOSED, or CREATED → CLOSED. Only {@link #start} and {@link #close} move it, each once.
+     */
+    enum Lifecycle {
+        CREATED, STARTED, CLOSED;
+
+        boolean canBecome(Lifecycle next) {
+            return switch (this) {
+                case CREATED -> next == STARTED || next == CLOSED;
+                case STARTED -> next == CLOSED;
+                case CLOSED -> false;
+            };
+        }
+    }
+
     private final MvsinkConfig config;
     private final Dependencies deps;
     private final SinkTopology.Topics topics;
+    private volatile Lifecycle lifecycle = Lifecycle.CREATED;
     private GcService gc;
     private KafkaStreams streams;
     /** The bound of this app's RocksDB stores (null: unbounded); closed after {@link #streams}. */
@@ -91,11 +108,11 @@ public final class MvsinkApp implements AutoCloseable {
     private volatile Throwable failure;
 
     /**
-     * The collaborators of the app, injected (tests hand in their own). The batch registry is
+     * The collaborators of the app, injected (tests hand in their own). The batch coalescer is
      * JVM-wide: several apps (shards) of one process share it; {@link #close()} closes what
      * the dependencies own, and is the process owner's call, not an app's.
      */
-    public record Dependencies(SchemaRegistry registry, BlobStore blobs, SharedBatchRegistry batches,
+    public record Dependencies(SchemaRegistry registry, BlobStore blobs, BatchCoalescer batches,
                                ShardMetrics metrics, Time time) implements AutoCloseable {
         @Override
         public void close() {
@@ -119,8 +136,9 @@ public final class MvsinkApp implements AutoCloseable {
     }
 
     private void startStreams() {
-        if (streams != null) {
-            throw new IllegalStateException("mvsink app for shard " + config.shard() + " already started");
+        if (lifecycle != Lifecycle.CREATED) {
+            throw new IllegalStateException("mvsink app for shard " + config.shard() + " already "
+                + (lifecycle == Lifecycle.STARTED ? "started" : "closed"));
         }
         RegistryReadiness.await(deps.registry(), config.rowSubject(),
             config.getString(MvsinkConfig.REGISTRY_URL), config.getLong(MvsinkConfig.REGISTRY_STARTUP_TIMEOUT_MS),
@@ -160,8 +178,9 @@ public final class MvsinkApp implements AutoCloseable {
             rocksMemory.configure(props);
         }
         streams = new KafkaStreams(topology, props);
+        become(Lifecycle.STARTED);
         String shard = config.shard();
-        SharedBatchRegistry batches = deps.batches();
+        BatchCoalescer batches = deps.batches();
         MintingHold hold = MintingHold.start(batches, shard);
         streams.setStateListener((now, before) -> {
             LaunchLog.step("streams {} -> {}", before, now);
@@ -258,7 +277,13 @@ public final class MvsinkApp implements AutoCloseable {
     }
 
     public KafkaStreams.State state() {
-        return streams == null ? KafkaStreams.State.CREATED : streams.state();
+        return lifecycle == Lifecycle.STARTED ? streams.state() : closedOrCreated();
+    }
+
+    /** An app that was never started is CREATED; a closed one says what its stream threads came to. */
+    private KafkaStreams.State closedOrCreated() {
+        KafkaStreams closed = lifecycle == Lifecycle.CLOSED ? streams : null;
+        return closed == null ? KafkaStreams.State.CREATED : closed.state();
     }
 
     /** The failure that shut the app down, if one did. */
@@ -329,14 +354,28 @@ public final class MvsinkApp implements AutoCloseable {
         }
     }
 
+    private void become(Lifecycle next) {
+        if (!lifecycle.canBecome(next)) {
+            throw new IllegalStateException("mvsink app for shard " + config.shard() + " cannot go from " + lifecycle
+                + " to " + next);
+        }
+        LOG.debug("app {} -> {}", lifecycle, next);
+        lifecycle = next;
+    }
+
     private void closeAll(Duration timeout) {
+        if (lifecycle == Lifecycle.CLOSED) {
+            return;
+        }
+        boolean started = lifecycle == Lifecycle.STARTED;
+        become(Lifecycle.CLOSED);
         if (gc != null) {
             gc.close(timeout.compareTo(GC_STOP) < 0 ? timeout : GC_STOP);
         }
         if (departed != null) {
             departed.close();
         }
-        if (streams != null && !streams.close(closeOptions(timeout))) {
+        if (started && !streams.close(closeOptions(timeout))) {
             LOG.warn("stream threads did not stop within {}", timeout);
         }
         if (rocksMemory != null) {
@@ -350,7 +389,7 @@ public final class MvsinkApp implements AutoCloseable {
             shardMetricSet = null;
             set.close();
         }
-        if (streams != null) {
+        if (started) {
             deps.batches().removeShard(config.shard());
         }
         if (admin != null) {

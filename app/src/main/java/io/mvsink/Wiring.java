@@ -3,7 +3,7 @@ package io.mvsink;
 import io.mvsink.metrics.LaunchLog;
 import io.mvsink.protocol.CoalescingMode;
 import io.mvsink.batch.PartEncoder;
-import io.mvsink.protocol.SharedBatchRegistry;
+import io.mvsink.protocol.BatchCoalescer;
 import io.mvsink.blob.AzureBlobStore;
 import io.mvsink.blob.BlobException;
 import io.mvsink.blob.BlobOwner;
@@ -121,9 +121,9 @@ public final class Wiring {
         return new BlobOwner(clusterId, config.consensusTopic(), config.shard());
     }
 
-    /** The JVM-wide shared batch registry, configured from the app's options. */
-    public static SharedBatchRegistry batches(MvsinkConfig config, BlobStore blobs, SchemaRegistry registry, Time time) {
-        return new SharedBatchRegistry(CoalescingMode.parse(config.getString(MvsinkConfig.COALESCING_MODE)), blobs,
+    /** The JVM-wide batch coalescer, configured from the app's options. */
+    public static BatchCoalescer batches(MvsinkConfig config, BlobStore blobs, SchemaRegistry registry, Time time) {
+        return new BatchCoalescer(CoalescingMode.parse(config.getString(MvsinkConfig.COALESCING_MODE)), blobs,
             registry, encoder(config),
             time, config.getLong(MvsinkConfig.BARRIER_TIMEOUT_MS), config.getLong(MvsinkConfig.BEST_EFFORT_LINGER_MS),
             config.getLong(MvsinkConfig.BUILDER_MAX_QUEUED_BYTES),
@@ -135,7 +135,7 @@ public final class Wiring {
         return new PartEncoder(config.getString(MvsinkConfig.BLOB_CODEC), config.getLong(MvsinkConfig.BLOB_TARGET_BYTES));
     }
 
-    /** The real dependencies of one app: registry client, Azure blob store, batch registry, fresh metrics, system time. */
+    /** The real dependencies of one app: registry client, Azure blob store, batch coalescer, fresh metrics, system time. */
     public static MvsinkApp.Dependencies dependencies(MvsinkConfig config) {
         LaunchLog.step("configured");
         BlobStore blobs = blobs(config);

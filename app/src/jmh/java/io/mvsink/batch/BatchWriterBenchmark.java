@@ -4,6 +4,7 @@ import io.mvsink.avro.Contribution;
 import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.produce.Workload;
 import io.mvsink.registry.InMemorySchemaRegistry;
+import io.mvsink.time.TimeRange;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -90,7 +91,7 @@ public class BatchWriterBenchmark {
             for (int i = p; i < parts; i += PARTITIONS) {
                 updates.add(new Update(1000 + i % 1000, schemaId, row(i), 1));
             }
-            out.add(new ContributionData(SHARD, p, 1000, 2000, updates, 0));
+            out.add(new ContributionData(SHARD, p, new TimeRange(1000, 2000), updates, 0));
         }
         return out;
     }

@@ -1,5 +1,6 @@
 package io.mvsink.batch;
 
+import io.mvsink.time.TimeRange;
 import java.util.List;
 
 /**
@@ -12,19 +13,27 @@ import java.util.List;
  * @param closedAtMs wall-clock time at which the task closed the range (seal latency starts here)
  * @param last whether this is the range's last chunk (the whole range, when it is the only one)
  */
-public record ContributionData(String shard, int partition, long lower, long upper,
+public record ContributionData(String shard, int partition, TimeRange range,
                                List<Update> updates, long closedAtMs, boolean last) {
     /** The whole range in one piece. */
-    public ContributionData(String shard, int partition, long lower, long upper, List<Update> updates, long closedAtMs) {
-        this(shard, partition, lower, upper, updates, closedAtMs, true);
+    public ContributionData(String shard, int partition, TimeRange range, List<Update> updates, long closedAtMs) {
+        this(shard, partition, range, updates, closedAtMs, true);
     }
 
     public ContributionData {
-        if (lower >= upper) {
-            throw new IllegalArgumentException("empty range [" + lower + ", " + upper + ") for partition "
+        if (range.isEmpty()) {
+            throw new IllegalArgumentException("empty range " + range + " for partition "
                 + partition + " of shard " + shard);
         }
         updates = List.copyOf(updates);
+    }
+
+    public long lower() {
+        return range.lower();
+    }
+
+    public long upper() {
+        return range.upper();
     }
 
     /**

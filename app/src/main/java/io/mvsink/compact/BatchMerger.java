@@ -12,6 +12,7 @@ import io.mvsink.consensus.CoverCheck;
 import io.mvsink.read.PartReader;
 import io.mvsink.registry.SchemaRegistry;
 import io.mvsink.registry.SubjectVersion;
+import io.mvsink.time.TimeRange;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -75,8 +76,8 @@ public final class BatchMerger implements BatchMerge {
 
     @Override
     public Batch merge(String shard, int partitionCount, List<Batch> batches, long since) {
-        long[] range = checkCover(shard, partitionCount, batches);
-        String where = "shard " + shard + " [" + range[0] + ", " + range[1] + ")";
+        TimeRange range = checkCover(shard, partitionCount, batches);
+        String where = "shard " + shard + " [" + range.lower() + ", " + range.upper() + ")";
         boolean anyParts = batches.stream().anyMatch(b -> !b.getParts().isEmpty());
         SubjectVersion latest = anyParts ? registry.latest(subject) : null;
         TreeMap<Key, Long> consolidated = anyParts ? read(where, batches, since, latest) : new TreeMap<>(ORDER);
@@ -84,7 +85,7 @@ public final class BatchMerger implements BatchMerge {
     }
 
     /** The range the batches tile exactly once per partition; IllegalArgumentException if they do not. */
-    private static long[] checkCover(String shard, int partitionCount, List<Batch> batches) {
+    private static TimeRange checkCover(String shard, int partitionCount, List<Batch> batches) {
         if (batches.isEmpty() || partitionCount < 1) {
             throw new IllegalArgumentException("shard " + shard + ": nothing to merge (" + batches.size()
                 + " batches, " + partitionCount + " partitions)");
@@ -95,11 +96,11 @@ public final class BatchMerger implements BatchMerge {
                     + " belongs to shard " + batch.getShard());
             }
         }
-        long[] range = CoverCheck.range(batches);
-        List<String> problems = CoverCheck.problems(partitionCount, range[0], range[1], batches);
+        TimeRange range = CoverCheck.range(batches);
+        List<String> problems = CoverCheck.problems(partitionCount, range.lower(), range.upper(), batches);
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException("shard " + shard + ": the batches to merge are not an exact cover of ["
-                + range[0] + ", " + range[1] + ") for " + partitionCount + " partitions: " + problems);
+                + range.lower() + ", " + range.upper() + ") for " + partitionCount + " partitions: " + problems);
         }
         return range;
     }
@@ -131,7 +132,7 @@ public final class BatchMerger implements BatchMerge {
         return sum == 0 ? null : sum;
     }
 
-    private Batch write(String shard, int partitionCount, long[] range, SubjectVersion latest,
+    private Batch write(String shard, int partitionCount, TimeRange range, SubjectVersion latest,
                         TreeMap<Key, Long> consolidated) {
         String batchId = UUID.randomUUID().toString();
         long closedAt = time.milliseconds();
@@ -153,10 +154,10 @@ public final class BatchMerger implements BatchMerge {
         }
         List<Contribution> contributions = new ArrayList<>();
         for (int p = 0; p < partitionCount; p++) {
-            contributions.add(new Contribution(p, range[0], range[1], 0L));
+            contributions.add(new Contribution(p, range.lower(), range.upper(), 0L));
         }
         return Batch.newBuilder()
-            .setBatchId(batchId).setShard(shard).setLower(range[0]).setUpper(range[1])
+            .setBatchId(batchId).setShard(shard).setLower(range.lower()).setUpper(range.upper())
             .setSchemaIds(parts.isEmpty() ? List.of() : List.of(latest.id()))
             .setContributions(contributions).setParts(parts).setUpdates((long) consolidated.size())
             .setBytes(bytes).setClosedAtMs(closedAt)
@@ -164,20 +165,20 @@ public final class BatchMerger implements BatchMerge {
     }
 
     /** Finishes the part, writes it write-once and returns its size. */
-    private long put(PartWriter writer, long[] range, String batchId, int schemaId, List<Part> parts) {
+    private long put(PartWriter writer, TimeRange range, String batchId, int schemaId, List<Part> parts) {
         PartEncoder.EncodedPart encoded = writer.finish();
-        String key = BlobKeys.part(blobPrefix, range[0], range[1], batchId, parts.size());
+        String key = BlobKeys.part(blobPrefix, range.lower(), range.upper(), batchId, parts.size());
         blobs.putIfAbsent(key, encoded.bytes(), owner);
         parts.add(new Part(key, schemaId, (long) encoded.bytes().length, encoded.updates(), null));
         return encoded.bytes().length;
     }
 
-    private static Map<String, String> meta(String shard, long[] range, String batchId, int schemaId) {
+    private static Map<String, String> meta(String shard, TimeRange range, String batchId, int schemaId) {
         Map<String, String> meta = new HashMap<>();
         meta.put(PartEncoder.META_SCHEMA_ID, Integer.toString(schemaId));
         meta.put(PartEncoder.META_SHARD, shard);
-        meta.put(PartEncoder.META_LOWER, Long.toString(range[0]));
-        meta.put(PartEncoder.META_UPPER, Long.toString(range[1]));
+        meta.put(PartEncoder.META_LOWER, Long.toString(range.lower()));
+        meta.put(PartEncoder.META_UPPER, Long.toString(range.upper()));
         meta.put(PartEncoder.META_BATCH, batchId);
         return meta;
     }

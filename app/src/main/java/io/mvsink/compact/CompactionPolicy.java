@@ -3,6 +3,7 @@ package io.mvsink.compact;
 import io.mvsink.avro.Batch;
 import io.mvsink.consensus.CoverCheck;
 import io.mvsink.consensus.ShardState;
+import io.mvsink.time.TimeRange;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -44,23 +45,23 @@ public final class CompactionPolicy {
     /** The live batches in runs, oldest first. */
     public static List<Run> runs(Collection<Batch> live) {
         List<Batch> sorted = new ArrayList<>(live);
-        sorted.sort(Comparator.comparingLong((Batch b) -> CoverCheck.range(List.of(b))[0])
+        sorted.sort(Comparator.comparingLong((Batch b) -> CoverCheck.range(List.of(b)).lower())
             .thenComparing(Batch::getBatchId));
         List<Run> runs = new ArrayList<>();
         List<Batch> current = new ArrayList<>();
         long lower = 0;
         long upper = Long.MIN_VALUE;
         for (Batch batch : sorted) {
-            long[] range = CoverCheck.range(List.of(batch));
-            if (!current.isEmpty() && range[0] >= upper) {
+            TimeRange range = CoverCheck.range(List.of(batch));
+            if (!current.isEmpty() && range.lower() >= upper) {
                 runs.add(run(current, lower, upper));
                 current = new ArrayList<>();
             }
             if (current.isEmpty()) {
-                lower = range[0];
+                lower = range.lower();
             }
             current.add(batch);
-            upper = Math.max(upper, range[1]);
+            upper = Math.max(upper, range.upper());
         }
         if (!current.isEmpty()) {
             runs.add(run(current, lower, upper));

@@ -3,6 +3,7 @@ package io.mvsink.consensus;
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.Contribution;
 import io.mvsink.avro.StateDiff;
+import io.mvsink.time.TimeRange;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -26,8 +27,8 @@ public final class CoverCheck {
                 problems.add("a compaction must replace some batches by others");
             }
             for (Batch batch : diff.getAdded()) {
-                long[] range = range(List.of(batch));
-                problems.addAll(problems(diff.getPartitionCount(), range[0], range[1], List.of(batch)));
+                TimeRange range = range(List.of(batch));
+                problems.addAll(problems(diff.getPartitionCount(), range.lower(), range.upper(), List.of(batch)));
             }
             return problems;
         }
@@ -69,8 +70,8 @@ public final class CoverCheck {
         return problems;
     }
 
-    /** {@code [lowest lower, highest upper)} of the batches' contributions. */
-    public static long[] range(Collection<Batch> batches) {
+    /** {@code [lowest lower, highest upper)} of the batches' contributions (empty if they hold none). */
+    public static TimeRange range(Collection<Batch> batches) {
         long lower = Long.MAX_VALUE;
         long upper = Long.MIN_VALUE;
         for (Batch batch : batches) {
@@ -79,6 +80,6 @@ public final class CoverCheck {
                 upper = Math.max(upper, c.getUpper());
             }
         }
-        return new long[] {lower, upper};
+        return new TimeRange(lower, upper);
     }
 }

@@ -5,6 +5,7 @@ import io.mvsink.avro.Part;
 import io.mvsink.avro.RetiredBlob;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.avro.StateRollup;
+import io.mvsink.time.TimeRange;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -102,12 +103,11 @@ public final class ShardState {
             }
             removed.add(batch);
         }
-        long[] range = CoverCheck.range(removed);
-        List<String> problems = CoverCheck.problems(partitionCount, range[0], range[1], removed);
-        long[] added = CoverCheck.range(diff.getAdded());
-        if (!problems.isEmpty() || added[0] != range[0] || added[1] != range[1]) {
-            throw corrupt(diff, "replaces batches over [" + range[0] + ", " + range[1] + ") by ["
-                + added[0] + ", " + added[1] + "): " + problems);
+        TimeRange range = CoverCheck.range(removed);
+        List<String> problems = CoverCheck.problems(partitionCount, range.lower(), range.upper(), removed);
+        TimeRange added = CoverCheck.range(diff.getAdded());
+        if (!problems.isEmpty() || !added.equals(range)) {
+            throw corrupt(diff, "replaces batches over " + range + " by " + added + ": " + problems);
         }
         for (Batch batch : removed) {
             batches.remove(batch.getBatchId());

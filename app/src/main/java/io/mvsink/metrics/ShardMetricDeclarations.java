@@ -45,7 +45,7 @@ final class ShardMetricDeclarations {
                 () -> m.deadLetteredCount(reason));
         }
         d.counter("updates", "updates added to the correction buffer", m::updates);
-        d.counter("contributions", "closed ranges handed to the batch registry", m::contributions);
+        d.counter("contributions", "closed ranges handed to the batch coalescer", m::contributions);
         d.counter("builder-refusals", "contributions refused because the builder queue was full",
             m::builderRefusals);
         d.counter("gc-runs", "blob garbage collection runs of this app (completed or stopped early)", m::gcRuns);
@@ -63,7 +63,7 @@ final class ShardMetricDeclarations {
         d.gauge("builder-live-batches", "this shard's batches open, building or awaiting their owner",
             builders.shardLiveBatches());
         d.gauge("jvm-builder-queued-bytes", "contribution bytes waiting for a builder thread, of every shard of "
-            + "this JVM (the JVM-wide batch registry's bound applies to this)", builders.jvmQueuedBytes());
+            + "this JVM (the JVM-wide batch coalescer's bound applies to this)", builders.jvmQueuedBytes());
         d.gauge("jvm-builder-live-batches", "batches open, building or awaiting their owner, of every shard of "
             + "this JVM", builders.jvmLiveBatches());
         d.counter("compactions", "merges committed (compaction appends: the upper stays, batches are replaced)",

@@ -55,7 +55,7 @@ public final class ShardMetricSet implements AutoCloseable {
 
     /**
      * A registry for {@code m}'s shard read by {@code reporters} (e.g. a JMX reporter), clocked by
-     * {@code time}; {@code builders} reads the batch registry's gauges and each of
+     * {@code time}; {@code builders} reads the batch coalescer's gauges and each of
      * {@code deadLetterReasons} (e.g. {@code bad-magic}) gets its own counter
      * ({@code dead-lettered-bad-magic-total}).
      */

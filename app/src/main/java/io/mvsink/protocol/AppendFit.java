@@ -20,7 +20,7 @@ import java.util.List;
  *       limit per batch keeps a step of one batch per partition within half the bound, but a step can
  *       hold many batches of a partition): its largest inline batches are rejected until it fits.
  *       Rejected like a stale batch, their contributors contribute them again, as copies, which are
- *       never inline ({@code SharedBatchRegistry.contribute}), so the next step holds their blob parts;</li>
+ *       never inline ({@code BatchCoalescer.contribute}), so the next step holds their blob parts;</li>
  *   <li>a diff too large without garbage and inline data cannot be split (a step is the shortest cover
  *       from the upper): {@link AppendTooLargeException}, naming what to raise.</li>
  * </ul>

@@ -2,7 +2,7 @@ package io.mvsink.protocol;
 
 /**
  * What a task holds in its correction buffer, as the minter sees it: approximate encoded bytes of
- * the updates with {@code lower <= time < upper}. Called under the batch registry's lock from
+ * the updates with {@code lower <= time < upper}. Called under the batch coalescer's lock from
  * any stream thread, so implementations are thread-safe and cheap (no store reads).
  */
 @FunctionalInterface

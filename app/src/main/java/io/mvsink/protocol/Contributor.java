@@ -3,6 +3,7 @@ package io.mvsink.protocol;
 import io.mvsink.batch.ContributionData;
 import io.mvsink.batch.Update;
 import io.mvsink.metrics.ShardMetrics;
+import io.mvsink.time.TimeRange;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -14,7 +15,7 @@ import org.slf4j.LoggerFactory;
 /**
  * One task's side of the seal protocol: which ranges of its buffer it hands to the shared batch
  * registry, what it does with the answers, and when it contributes again. Its progress (the lower
- * of its next contribution) is its {@link Participants.Position} in the registry, the one record
+ * of its next contribution) is its {@code Participants.Position} in the registry, the one record
  * of it. Runs on the task's stream thread and never waits on a builder or a barrier.
  *
  * <p>Nothing leaves the task's buffer before the consensus topic shows it sealed, so the task can
@@ -57,7 +58,11 @@ public final class Contributor {
      * @param held a chunk already read that the registry refused: handed over first, never read again
      * @param copy a piece of contributing again, not a range from the minter
      */
-    private record Open(Range range, Handle handle, byte[] next, ContributionData held, boolean copy) {
+    private record Open(TimeRange range, Handle handle, byte[] next, ContributionData held, boolean copy) {
+    }
+
+    /** A contribution not yet sealed: its upper, and when it was handed off. */
+    private record Unsealed(long upper, long handedOffAtMs) {
     }
 
     /** Reports a batch the task owns, from its stream thread, in its transaction. */
@@ -66,7 +71,7 @@ public final class Contributor {
         void report(Outcome.Report report, long upper);
     }
 
-    private final SharedBatchRegistry registry;
+    private final BatchCoalescer registry;
     private final String shard;
     private final int partition;
     private final long width;
@@ -75,8 +80,8 @@ public final class Contributor {
     private final ShardMetrics metrics;
     private final Participants.Position position;
     private final Deque<Handle> inFlight = new ArrayDeque<>();
-    /** Per contribution not yet sealed: its upper and when it was handed off. */
-    private final Deque<long[]> unsealed = new ArrayDeque<>();
+    /** Per contribution not yet sealed, oldest first. */
+    private final Deque<Unsealed> unsealed = new ArrayDeque<>();
     /** The contribution being handed over chunk by chunk; null when none is. */
     private Open open;
     /** Ranges in [copiesFrom, copiesBelow) may have been contributed before: contribute them in pieces. */
@@ -91,7 +96,7 @@ public final class Contributor {
      *
      * @param frontier the task's committed frontier, floored to the grid
      */
-    public Contributor(SharedBatchRegistry registry, String shard, int partition, long width, long recontributeMs,
+    public Contributor(BatchCoalescer registry, String shard, int partition, long width, long recontributeMs,
                        Time time, ShardMetrics metrics, BufferedBytes bytes, long sealed, long frontier) {
         this.registry = registry;
         this.shard = shard;
@@ -123,8 +128,8 @@ public final class Contributor {
         long lower = Math.max(position.lower(), sealed);
         while (registry.accepting()) {
             boolean copy = lower < copiesBelow && lower < closed;
-            Range next = copy
-                ? new Range(lower, pieceEnd(lower, closed))
+            TimeRange next = copy
+                ? TimeRange.of(lower, pieceEnd(lower, closed))
                 : registry.nextRange(shard, new RangeMinter.Ask(partition, sealed, lower, closed)).orElse(null);
             if (next == null || next.upper() > closed || !offer(next, copy, buffer)) {
                 return;
@@ -153,7 +158,7 @@ public final class Contributor {
             LOG.info("closing with {} unanswered batches; the next owner contributes again",
                 inFlight.size());
         }
-        inFlight.forEach(Handle::abandon);
+        inFlight.forEach(registry::abandon);
         inFlight.clear();
         unsealed.clear();
         open = null;
@@ -191,7 +196,7 @@ public final class Contributor {
     }
 
     /** Offers the range; false if the registry refused some chunk of it (back-pressure: the rest follows later). */
-    private boolean offer(Range range, boolean copy, Buffer buffer) {
+    private boolean offer(TimeRange range, boolean copy, Buffer buffer) {
         open = new Open(range, null, null, null, copy);
         return handOverRest(buffer);
     }
@@ -203,7 +208,7 @@ public final class Contributor {
      */
     private boolean handOverRest(Buffer buffer) {
         while (open != null) {
-            Range range = open.range();
+            TimeRange range = open.range();
             ContributionData data = open.held();
             byte[] next = open.next();
             if (data == null) {
@@ -211,7 +216,7 @@ public final class Contributor {
                     return false;
                 }
                 Chunk chunk = buffer.read(range.lower(), range.upper(), next, registry.chunkBytes());
-                data = new ContributionData(shard, partition, range.lower(), range.upper(), chunk.updates(),
+                data = new ContributionData(shard, partition, range, chunk.updates(),
                     time.milliseconds(), chunk.next() == null);
                 next = chunk.next();
             }
@@ -224,7 +229,7 @@ public final class Contributor {
                 }
                 handle = taken.get();
                 inFlight.addLast(handle);
-                unsealed.addLast(new long[] {range.upper(), data.closedAtMs()});
+                unsealed.addLast(new Unsealed(range.upper(), data.closedAtMs()));
                 metrics.contributed();
             } else if (!registry.more(handle, data)) {
                 open = new Open(range, handle, next, data, open.copy());
@@ -239,7 +244,7 @@ public final class Contributor {
     private void pollHandles(Reporter reporter) {
         while (!inFlight.isEmpty()) {
             Handle head = inFlight.peekFirst();
-            Outcome outcome = head.poll();
+            Outcome outcome = registry.poll(head);
             if (outcome instanceof Outcome.Pending) {
                 return;
             }
@@ -260,7 +265,7 @@ public final class Contributor {
     /**
      * Contributes again at once when another participant of a batch holding this task's
      * contribution left the JVM before the batch was known to be sealed (see
-     * {@link SharedBatchRegistry#deregister}; this task would otherwise wait for
+     * {@link BatchCoalescer#deregister}; this task would otherwise wait for
      * {@code recontribute.timeout.ms}).
      */
     private void recontributeIfParticipantLeft(long sealed) {
@@ -279,12 +284,12 @@ public final class Contributor {
 
     /** Contributes again from the sealed upper if the oldest unsealed contribution waited too long. */
     private void recontributeIfStuck(long sealed) {
-        while (!unsealed.isEmpty() && unsealed.peekFirst()[0] <= sealed) {
+        while (!unsealed.isEmpty() && unsealed.peekFirst().upper() <= sealed) {
             unsealed.pollFirst();
         }
         // while a copy of the last round is still in the registry, another round would only queue behind it
         boolean copyInFlight = !inFlight.isEmpty() && inFlight.peekFirst().upper() <= copiesBelow;
-        if (!copyInFlight && !unsealed.isEmpty() && time.milliseconds() - unsealed.peekFirst()[1] >= recontributeMs) {
+        if (!copyInFlight && !unsealed.isEmpty() && time.milliseconds() - unsealed.peekFirst().handedOffAtMs() >= recontributeMs) {
             LOG.info("[{}, {}) not sealed within {} ms, contributing again", sealed,
                 position.lower(), recontributeMs);
             restartFrom(sealed);
@@ -292,7 +297,7 @@ public final class Contributor {
     }
 
     private void restartFrom(long lower) {
-        inFlight.forEach(Handle::abandon);
+        inFlight.forEach(registry::abandon);
         inFlight.clear();
         unsealed.clear();
         open = null;

@@ -1,5 +1,6 @@
 package io.mvsink.protocol;
 
+import io.mvsink.time.TimeRange;
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.HashMap;
@@ -22,15 +23,15 @@ import java.util.Optional;
 final class Deliveries {
     static final int KEPT = 512;
 
-    private record Delivery(long lower, long upper, List<Integer> participants) {
+    private record Delivery(TimeRange range, List<Integer> participants) {
     }
 
     private final ArrayDeque<Delivery> recent = new ArrayDeque<>();
-    private final Map<Integer, Range> restarts = new HashMap<>();
+    private final Map<Integer, TimeRange> restarts = new HashMap<>();
 
     void delivered(SharedBuilder batch) {
         List<Integer> participants = batch.partitions();
-        recent.addLast(new Delivery(batch.key.lower(), batch.key.upper(), participants));
+        recent.addLast(new Delivery(batch.key.range(), participants));
         if (recent.size() > KEPT) {
             recent.removeFirst();
         }
@@ -48,17 +49,16 @@ final class Deliveries {
             Delivery d = it.next();
             if (d.participants().contains(partition)) {
                 it.remove();
-                restartOthers(partition, d.participants(), new Range(d.lower(), d.upper()), local);
+                restartOthers(partition, d.participants(), d.range(), local);
             }
         }
     }
 
     /** {@code left}'s task left a batch of {@code range}: its other still-local participants restart from there. */
-    void restartOthers(int left, Collection<Integer> participants, Range range, Collection<Integer> local) {
+    void restartOthers(int left, Collection<Integer> participants, TimeRange range, Collection<Integer> local) {
         for (int p : participants) {
             if (p != left && local.contains(p)) {
-                restarts.merge(p, range,
-                    (a, b) -> new Range(Math.min(a.lower(), b.lower()), Math.max(a.upper(), b.upper())));
+                restarts.merge(p, range, TimeRange::span);
             }
         }
     }
@@ -68,7 +68,7 @@ final class Deliveries {
         restarts.remove(partition);
     }
 
-    Optional<Range> takeRestart(int partition) {
+    Optional<TimeRange> takeRestart(int partition) {
         return Optional.ofNullable(restarts.remove(partition));
     }
 }

@@ -12,7 +12,7 @@ package io.mvsink.protocol;
  * cut or crosses it at a coarser level still; levels are bounded, so the sequences meet. At a steady
  * rate (a window of one interval) every grid point is a cut, as before.
  */
-public final class GridCuts {
+final class GridCuts {
     private GridCuts() {
     }
 
@@ -20,7 +20,7 @@ public final class GridCuts {
      * The coarsest grid point in {@code (lower, limit]}; {@code lower} is a grid point and
      * {@code limit >= lower + width} is floored to the grid. Times below 0 are cut at the limit.
      */
-    public static long cut(long lower, long limit, long width) {
+    static long cut(long lower, long limit, long width) {
         long a = Math.floorDiv(lower, width);
         long b = Math.floorDiv(limit, width);
         if (b <= a) {

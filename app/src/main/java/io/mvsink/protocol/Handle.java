@@ -3,60 +3,40 @@ package io.mvsink.protocol;
 import io.mvsink.batch.ContributionData;
 
 /**
- * A task's stake in one shared batch: its contribution is in the batch. The task polls it from
- * its own stream thread; exactly one participant of a finished batch is ever told
- * {@link Outcome.Report}. All state lives in the registry, under its lock.
+ * A task's ticket for its seat in one shared batch: its contribution is in the batch. The task
+ * hands it back to the coalescer to poll it from its own stream thread, to hand over the next chunk
+ * or to abandon it; exactly one participant of a finished batch is ever told {@link Outcome.Report}.
+ * The ticket holds no state of its own: its participant's lives in the builder.
  */
 public final class Handle {
-    private final SharedBatchRegistry registry;
     final SharedBuilder builder;
-    /** The contribution's first (or only) chunk: its partition, range and close time. */
-    final ContributionData contribution;
-    /** Updates handed over so far, over every chunk. */
-    long updates;
-    /** More chunks of the contribution are to come. */
-    boolean incomplete;
-    private boolean resolved;
+    /** The participant's place in the builder. */
+    final int seat;
+    private final String shard;
+    private final long lower;
+    private final long upper;
 
-    Handle(SharedBatchRegistry registry, SharedBuilder builder, ContributionData contribution) {
-        this.registry = registry;
+    Handle(SharedBuilder builder, int seat, ContributionData first) {
         this.builder = builder;
-        this.contribution = contribution;
+        this.seat = seat;
+        this.shard = first.shard();
+        this.lower = first.lower();
+        this.upper = first.upper();
     }
 
-    /** Never blocks. Report and Covered and Failed are answered once; afterwards the handle is resolved. */
-    public Outcome poll() {
-        return registry.poll(this);
-    }
-
-    /**
-     * The task no longer waits for this batch (it is closing, or contributes again). If every
-     * participant abandons a finished batch that nobody claimed, the batch is dropped: its
-     * contributors contribute again when they are re-initialised.
-     */
-    public void abandon() {
-        registry.abandon(this);
+    String shard() {
+        return shard;
     }
 
     public long lower() {
-        return contribution.lower();
+        return lower;
     }
 
     public long upper() {
-        return contribution.upper();
+        return upper;
     }
 
     public String batchId() {
         return builder.batchId;
-    }
-
-    /** Answered or abandoned (under the registry's lock). */
-    boolean resolved() {
-        return resolved;
-    }
-
-    /** Under the registry's lock: the handle was answered (or abandoned). */
-    void resolve() {
-        resolved = true;
     }
 }

@@ -6,19 +6,19 @@ package io.mvsink.protocol;
  * seal it in more than one batch. Later rebalances do not hold it: under churn (a kill every few
  * seconds) the group is rebalancing most of the time and holding would stop sealing; a task that
  * joins late contributes the rest of the range. The app tells it each state change
- * ({@link #stateChanged}); it holds and releases through {@link SharedBatchRegistry#holdMinting}.
+ * ({@link #stateChanged}); it holds and releases through {@link BatchCoalescer#holdMinting}.
  */
 public final class MintingHold {
-    private final SharedBatchRegistry batches;
+    private final BatchCoalescer batches;
     private final String shard;
 
-    private MintingHold(SharedBatchRegistry batches, String shard) {
+    private MintingHold(BatchCoalescer batches, String shard) {
         this.batches = batches;
         this.shard = shard;
     }
 
     /** Holds {@code shard}'s minting from now until its app first runs. */
-    public static MintingHold start(SharedBatchRegistry batches, String shard) {
+    public static MintingHold start(BatchCoalescer batches, String shard) {
         batches.holdMinting(shard, true);
         return new MintingHold(batches, shard);
     }

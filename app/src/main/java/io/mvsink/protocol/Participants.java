@@ -7,13 +7,13 @@ import java.util.Set;
 
 /**
  * The local tasks of one shard in this JVM and where each one stands: the one record of a
- * partition's contribution progress. Barriers ({@link SharedBatchRegistry}), the minter
+ * partition's contribution progress. Barriers ({@link BatchCoalescer}), the minter
  * ({@link RangeMinter}) and the task itself ({@link Contributor}) all read it from here. Written
  * only under the registry's lock; a task reads its own position without it.
  */
-public final class Participants {
+final class Participants {
     /** Where one local task stands. */
-    public static final class Position {
+    static final class Position {
         private final BufferedBytes bytes;
         /** The lower of the task's next contribution: everything below it is handed off or sealed. */
         private volatile long lower;
@@ -25,7 +25,7 @@ public final class Participants {
             this.lower = lower;
         }
 
-        public long lower() {
+        long lower() {
             return lower;
         }
 
@@ -45,15 +45,15 @@ public final class Participants {
     private final Map<Integer, Position> tasks = new HashMap<>();
 
     /** The task now runs here and contributes next from {@code lower}; its position, or its old one if it already ran. */
-    public Position join(int partition, BufferedBytes bytes, long lower) {
+    Position join(int partition, BufferedBytes bytes, long lower) {
         return tasks.computeIfAbsent(partition, p -> new Position(bytes, lower));
     }
 
-    public void leave(int partition) {
+    void leave(int partition) {
         tasks.remove(partition);
     }
 
-    public Set<Integer> partitions() {
+    Set<Integer> partitions() {
         return tasks.keySet();
     }
 
@@ -69,7 +69,7 @@ public final class Participants {
     }
 
     /** The task handed off everything below {@code upper}. */
-    public void handedOff(int partition, long upper) {
+    void handedOff(int partition, long upper) {
         Position task = tasks.get(partition);
         if (task != null) {
             task.lower = Math.max(task.lower, upper);
@@ -77,7 +77,7 @@ public final class Participants {
     }
 
     /** The task will contribute again from {@code lower}. */
-    public void rewind(int partition, long lower) {
+    void rewind(int partition, long lower) {
         Position task = tasks.get(partition);
         if (task != null) {
             task.lower = Math.min(task.lower, lower);

@@ -1,8 +1,9 @@
 package io.mvsink.protocol;
 
+import io.mvsink.metrics.LaunchLog;
+import io.mvsink.time.TimeRange;
 import java.util.Optional;
 import java.util.TreeMap;
-import io.mvsink.metrics.LaunchLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * stays bounded). A task that is below the minted sequence (a late joiner, a rewind) contributes
  * the rest of the minted range it stands in, then follows the sequence.
  *
- * <p>Not thread-safe: the batch registry calls it under its lock.
+ * <p>Not thread-safe: the batch coalescer calls it under its lock.
  */
 public final class RangeMinter {
     private static final Logger LOG = LoggerFactory.getLogger(RangeMinter.class);
@@ -38,7 +39,7 @@ public final class RangeMinter {
     private final LaunchLog launch = new LaunchLog();
 
     /** What a task asks with: its partition, the sealed upper it sees, its next lower and closed frontier. */
-    public record Ask(int partition, long sealed, long lower, long closedUpTo) {
+    record Ask(int partition, long sealed, long lower, long closedUpTo) {
     }
 
     public RangeMinter(long width, long targetBytes) {
@@ -50,7 +51,7 @@ public final class RangeMinter {
     }
 
     /** While held (the local task set is still forming: the app has not run yet), no new range is minted. */
-    public void hold(boolean hold) {
+    void hold(boolean hold) {
         held = hold;
     }
 
@@ -62,10 +63,10 @@ public final class RangeMinter {
      * @param idle no builder that a task joined with a range minted here is open or writing in this
      *             JVM (builders of copy pieces only do not count)
      */
-    public Optional<Range> next(Participants tasks, Ask ask, boolean idle) {
+    Optional<TimeRange> next(Participants tasks, Ask ask, boolean idle) {
         tasks.asked(ask.partition(), ask.lower(), ask.closedUpTo());
         sealed(ask.sealed());
-        Optional<Range> existing = mintedAt(ask.lower());
+        Optional<TimeRange> existing = mintedAt(ask.lower());
         if (existing.isPresent() || ask.lower() < mintedUpTo) {
             return existing;
         }
@@ -76,14 +77,14 @@ public final class RangeMinter {
     }
 
     /** The minted range containing {@code lower}, from {@code lower}; below the sequence, up to its start. */
-    private Optional<Range> mintedAt(long lower) {
+    private Optional<TimeRange> mintedAt(long lower) {
         var at = minted.floorEntry(lower);
         if (at != null && lower < at.getValue()) {
-            return Optional.of(new Range(lower, at.getValue()));
+            return Optional.of(TimeRange.of(lower, at.getValue()));
         }
         var above = minted.ceilingEntry(lower);
         if (at == null && above != null && lower < above.getKey()) {
-            return Optional.of(new Range(lower, above.getKey()));
+            return Optional.of(TimeRange.of(lower, above.getKey()));
         }
         return Optional.empty();
     }
@@ -142,7 +143,7 @@ public final class RangeMinter {
     }
 
     /** Ranges minted so far. */
-    public long mints() {
+    long mints() {
         return mints;
     }
 }

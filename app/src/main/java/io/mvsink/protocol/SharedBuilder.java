@@ -5,6 +5,7 @@ import io.mvsink.avro.Contribution;
 import io.mvsink.batch.BatchWriter;
 import io.mvsink.batch.ContributionData;
 import io.mvsink.batch.ShardSink;
+import io.mvsink.time.TimeRange;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -12,15 +13,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * One shared batch of one {@code (shard, lower, upper)}: its lifecycle, its participants'
- * handles and its queued work. Every transition is a method of this class, which checks it is
- * legal ({@link State#canBecome}); the registry calls them under its lock. The part writing
- * itself ({@link BatchWriter}) runs on the one builder thread that drains this builder at a time.
+ * One shared batch of one {@code (shard, lower, upper)}: its lifecycle, its participants and
+ * their contributions, and its queued work. Every transition is a method of this class, which
+ * checks it is legal ({@link State#canBecome}) and logs it at DEBUG; its shard ({@link LocalShard})
+ * calls them under the coalescer's lock. The builder drains itself ({@link #drain}): the part
+ * writing ({@link BatchWriter}) runs on the one builder thread that drains it at a time, and tells
+ * its {@link Owner} when it stops taking joins or settles.
  */
 final class SharedBuilder {
+    private static final Logger LOG = LoggerFactory.getLogger(SharedBuilder.class);
+
     /**
      * OPEN (participants join) → CLOSED (no more joins; the parts are being finished) → FINISHED
      * (the batch is described, nobody owns it yet) → DELIVERED (one participant owns and reports
@@ -53,22 +59,48 @@ final class SharedBuilder {
     /** What retiring a builder whose participants all answered or left found. */
     enum Retired { NOT_YET, RETIRED, DROPPED_ABANDONED, DROPPED_ORPHANED }
 
-    /** The marker after the last contribution: write the open parts and describe the batch. */
-    static final Object FINALIZE = new Object();
+    /** What the builder tells its shard, under the coalescer's lock, from its builder thread. */
+    interface Owner {
+        /** The builder takes no more joins (it closed or failed). */
+        void stoppedJoining(SharedBuilder builder);
+
+        /** The builder settled (finished or failed): it may retire. */
+        void settled(SharedBuilder builder);
+    }
 
     record Key(String shard, long lower, long upper) {
+        TimeRange range() {
+            return TimeRange.of(lower, upper);
+        }
+    }
+
+    /** One participant: its contribution's first chunk (partition, range, close time) and its progress. */
+    private static final class Seat {
+        final ContributionData first;
+        /** Updates handed over so far, over every chunk. */
+        long updates;
+        /** More chunks of the contribution are to come. */
+        boolean incomplete;
+        /** Answered or abandoned. */
+        boolean resolved;
+
+        Seat(ContributionData first) {
+            this.first = first;
+        }
     }
 
     final Key key;
     final ShardSink sink;
     final String batchId = UUID.randomUUID().toString();
     final long openedAtMs;
-    final BatchWriter writer;
+    private final BatchWriter writer;
+    private final Workshop shop;
+    private final Owner owner;
     private State state = State.OPEN;
     private long lastActivityMs;
-    private final List<Handle> handles = new ArrayList<>();
+    private final List<Seat> seats = new ArrayList<>();
     private final Set<Integer> joined = new HashSet<>();
-    private final ArrayDeque<Object> work = new ArrayDeque<>();
+    private final ArrayDeque<Work> work = new ArrayDeque<>();
     private boolean draining;
     /** Participants whose contribution has more chunks to come: the parts are finished only after them. */
     private int incomplete;
@@ -81,12 +113,14 @@ final class SharedBuilder {
     /** A task joined with a copy piece: the batch is written as blobs, never inline. */
     private boolean copied;
 
-    SharedBuilder(Key key, ShardSink sink, Time time) {
+    SharedBuilder(Key key, ShardSink sink, Workshop shop, Owner owner) {
         this.key = key;
         this.sink = sink;
-        this.openedAtMs = time.milliseconds();
+        this.shop = shop;
+        this.owner = owner;
+        this.openedAtMs = shop.time().milliseconds();
         this.lastActivityMs = openedAtMs;
-        this.writer = new BatchWriter(key.shard(), key.lower(), key.upper(), batchId, sink, time);
+        this.writer = new BatchWriter(key.shard(), key.lower(), key.upper(), batchId, sink, shop.time());
     }
 
     State state() {
@@ -121,25 +155,26 @@ final class SharedBuilder {
             throw new IllegalStateException("batch " + batchId + " of [" + key.lower() + ", " + key.upper()
                 + ") cannot go from " + state + " to " + next);
         }
+        LOG.debug("batch {} of [{}, {}): {} -> {}", batchId, key.lower(), key.upper(), state, next);
         state = next;
     }
 
-    /** A participant joins with its contribution (its work is queued). Only while open. */
-    Handle join(SharedBatchRegistry registry, ContributionData c, long now) {
+    /** A participant joins with its contribution (its work is queued); its ticket. Only while open. */
+    Handle join(ContributionData c, long now) {
         if (state != State.OPEN) {
             throw new IllegalStateException("batch " + batchId + " is " + state + ": nobody joins it");
         }
-        Handle handle = new Handle(registry, this, c);
-        handles.add(handle);
+        Seat seat = new Seat(c);
+        seats.add(seat);
         joined.add(c.partition());
-        work.add(c);
-        handle.updates = c.updates().size();
+        work.add(new Work.Add(c));
+        seat.updates = c.updates().size();
         if (!c.last()) {
-            handle.incomplete = true;
+            seat.incomplete = true;
             incomplete++;
         }
         lastActivityMs = now;
-        return handle;
+        return new Handle(this, seats.size() - 1, c);
     }
 
     /**
@@ -148,23 +183,50 @@ final class SharedBuilder {
      * False if the batch failed meanwhile (the chunk is not needed: everyone contributes again).
      */
     boolean more(Handle h, ContributionData chunk) {
-        if (h.builder != this || !h.incomplete) {
+        if (h.builder != this || !seat(h).incomplete) {
             throw new IllegalStateException("batch " + batchId + ": partition " + chunk.partition()
                 + " sends a chunk of a contribution that is complete or not in this batch");
         }
         if (!state.writing()) {
             return false;
         }
-        work.add(chunk);
-        h.updates += chunk.updates().size();
+        Seat seat = seat(h);
+        work.add(new Work.Add(chunk));
+        seat.updates += chunk.updates().size();
         if (chunk.last()) {
-            h.incomplete = false;
+            seat.incomplete = false;
             incomplete--;
             if (state == State.CLOSED && incomplete == 0) {
-                work.add(FINALIZE);
+                work.add(Work.FINISH);
             }
         }
         return true;
+    }
+
+    private Seat seat(Handle h) {
+        return seats.get(h.seat);
+    }
+
+    /** Whether {@code h} is answered or abandoned. */
+    boolean resolved(Handle h) {
+        return seat(h).resolved;
+    }
+
+    /**
+     * {@code h}'s task no longer waits for the batch. If the rest of its contribution never comes
+     * the batch cannot be finished: it fails (true: it stopped taking joins).
+     */
+    boolean abandon(Handle h) {
+        Seat seat = seat(h);
+        boolean failed = false;
+        if (seat.incomplete && state.writing()) {
+            LOG.info("shard {}: partition {} left batch {} for [{}, {}) before its contribution was complete; "
+                + "its contributors contribute again", key.shard(), seat.first.partition(), batchId, key.lower(),
+                key.upper());
+            failed = fail("partition " + seat.first.partition() + " left before its contribution was complete");
+        }
+        seat.resolved = true;
+        return failed;
     }
 
     boolean hasJoined(int partition) {
@@ -182,28 +244,28 @@ final class SharedBuilder {
 
     /** The partitions whose handles are neither answered nor abandoned. */
     List<Integer> unanswered() {
-        return handles.stream().filter(h -> !h.resolved()).map(h -> h.contribution.partition()).toList();
+        return seats.stream().filter(s -> !s.resolved).map(s -> s.first.partition()).toList();
     }
 
     int participants() {
-        return handles.size();
+        return seats.size();
     }
 
     List<Integer> partitions() {
-        return handles.stream().map(h -> h.contribution.partition()).toList();
+        return seats.stream().map(s -> s.first.partition()).toList();
     }
 
     /** What each participant contributed, in the order they joined (for the batch's description). */
     List<Contribution> described() {
-        return handles.stream().map(h -> new Contribution(h.contribution.partition(), h.contribution.lower(),
-            h.contribution.upper(), h.updates)).toList();
+        return seats.stream().map(s -> new Contribution(s.first.partition(), s.first.lower(),
+            s.first.upper(), s.updates)).toList();
     }
 
     /** When the last participant closed its range. */
     long closedAtMs() {
         long closedAt = 0;
-        for (Handle h : handles) {
-            closedAt = Math.max(closedAt, h.contribution.closedAtMs());
+        for (Seat s : seats) {
+            closedAt = Math.max(closedAt, s.first.closedAtMs());
         }
         return closedAt;
     }
@@ -222,7 +284,7 @@ final class SharedBuilder {
         }
         become(State.CLOSED);
         if (incomplete == 0) {
-            work.add(FINALIZE);
+            work.add(Work.FINISH);
         }
         return true;
     }
@@ -233,10 +295,18 @@ final class SharedBuilder {
         batch = described;
     }
 
-    /** A part write failed: every participant is told to contribute again. */
-    void failed(String reason) {
+    /**
+     * A part write failed, or a participant left before its contribution was complete: every
+     * participant is told to contribute again. False if the batch was no longer being written.
+     */
+    boolean fail(String reason) {
+        if (!state.writing()) {
+            return false;
+        }
         become(State.FAILED);
         failure = reason;
+        sink.metrics().batchFailed();
+        return true;
     }
 
     /**
@@ -263,7 +333,7 @@ final class SharedBuilder {
             case DROPPED -> throw new IllegalStateException("batch " + batchId + " dropped with a live handle");
         };
         if (!(outcome instanceof Outcome.Pending)) {
-            polling.resolve();
+            seat(polling).resolved = true;
         }
         return outcome;
     }
@@ -277,8 +347,8 @@ final class SharedBuilder {
         if (!state.settled()) {
             return Retired.NOT_YET;
         }
-        for (Handle h : handles) {
-            if (!h.resolved()) {
+        for (Seat s : seats) {
+            if (!s.resolved) {
                 return Retired.NOT_YET;
             }
         }
@@ -293,7 +363,7 @@ final class SharedBuilder {
         return coveredAnswers;
     }
 
-    // ---- the work queue (under the registry's lock) ----
+    // ---- the work queue (under the coalescer's lock) ----
 
     /** True if a builder thread should be started on this builder now (it has work and none drains it). */
     boolean startDraining() {
@@ -305,8 +375,8 @@ final class SharedBuilder {
     }
 
     /** The next work item for the draining thread, or null (the thread stops draining). */
-    Object nextWork() {
-        Object item = work.poll();
+    Work nextWork() {
+        Work item = work.poll();
         if (item == null) {
             draining = false;
         }
@@ -325,5 +395,85 @@ final class SharedBuilder {
     /** No work queued and no thread draining. */
     boolean idle() {
         return work.isEmpty() && !draining;
+    }
+
+    // ---- the builder thread ----
+
+    /**
+     * Writes the queued work, one item at a time, until none is left; run on the builder pool once
+     * {@link #startDraining} said so. The lock is held between items, never across a write.
+     */
+    void drain() {
+        while (true) {
+            Work item;
+            synchronized (shop.lock()) {
+                item = nextWork();
+                if (item == null) {
+                    return;
+                }
+                if (state == State.FAILED) {
+                    release(item);
+                    continue;
+                }
+            }
+            try {
+                if (item instanceof Work.Add add) {
+                    write(add.data());
+                } else {
+                    finish();
+                }
+            } catch (RuntimeException | Error e) {
+                // an Error too: a builder left draining would keep its participants pending forever; the loop
+                // goes on, discarding the failed builder's queued work and releasing its bytes
+                if (e instanceof Error) {
+                    LOG.error("shared batch {} for [{}, {}) hit an error; failing it", batchId, key.lower(),
+                        key.upper(), e);
+                }
+                LOG.warn("shared batch {} for [{}, {}) failed; its {} contributors contribute again: {}", batchId,
+                    key.lower(), key.upper(), participants(), e.toString());
+                synchronized (shop.lock()) {
+                    release(item);
+                    // every participant is told to contribute the range again and rewinds when it polls the
+                    // answer (Contributor); a barrier that closes before then holds fewer of the copies
+                    if (fail(e.toString())) {
+                        owner.stoppedJoining(this);
+                    }
+                    owner.settled(this);
+                }
+            }
+        }
+    }
+
+    private void write(ContributionData c) {
+        writer.add(c, shop.schemas(), shop.encoder(), shop.blobs());
+        synchronized (shop.lock()) {
+            release(new Work.Add(c));
+            if (shop.mode() == CoalescingMode.BEST_EFFORT && drained(shop.time().milliseconds()) && shop.lingerMs() == 0
+                && close()) {
+                owner.stoppedJoining(this); // the FINISH it queued is this thread's next item
+            }
+        }
+    }
+
+    private void finish() {
+        Batch described = writer.finish(shop.blobs(), described(), closedAtMs(), mayInline());
+        synchronized (shop.lock()) {
+            if (state != State.FAILED) {
+                LOG.debug("batch {} of [{}, {}) written: {} parts, {} participants", described.getBatchId(),
+                    described.getLower(), described.getUpper(), described.getParts().size(), participants());
+                shop.launch().first("first batch written: [{}, {}), {} parts", described.getLower(),
+                    described.getUpper(), described.getParts().size());
+                finished(described);
+                sink.metrics().batchBuilt(participants());
+            }
+            owner.settled(this);
+        }
+    }
+
+    /** Queued bytes of work written or discarded. */
+    private void release(Work item) {
+        if (item instanceof Work.Add add) {
+            shop.totals().queue(add.data().shard(), -add.data().approximateBytes());
+        }
     }
 }

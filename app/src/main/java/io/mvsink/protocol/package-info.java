@@ -6,13 +6,15 @@
  * reports it hands them, and seal the covers it finds. Part writing is {@code batch}'s.
  *
  * <pre>
- *   task (per partition)         SharedBatchRegistry (per JVM; per shard: Participants, RangeMinter)
- *   ────────────────────         ─────────────────────────────────────────────────────────────────
+ *   task (per partition)         BatchCoalescer (per JVM: lock, pool, Totals) ─► LocalShard (per shard:
+ *   ────────────────────         Participants, RangeMinter, Deliveries, its builders)
+ *                                ─────────────────────────────────────────────────────────────────
  *   Contributor.contribute ────► nextRange: the minted range from the task's lower
- *                        ────► contribute: joins the range's SharedBuilder (OPEN) ─► CLOSED
- *                                 (barrier: every local task joined or passed) ─► parts written
- *                                 on the builder pool (batch.BatchWriter) ─► FINISHED
- *   Contributor.tick ──── poll ─► Report (one participant: DELIVERED) / Covered / Failed
+ *                        ────► contribute: a Seat in the range's SharedBuilder (OPEN), a Handle back
+ *                                 ─► CLOSED (barrier: every local task joined or passed)
+ *                                 ─► SharedBuilder.drain on the builder pool writes its Work
+ *                                 (batch.BatchWriter) ─► FINISHED
+ *   Contributor.tick ── poll(Handle) ─► Report (one participant: DELIVERED) / Covered / Failed
  *      └─ report ─► appender (below)
  * </pre>
  *
@@ -31,7 +33,7 @@
  *
  * <p>Invariants, each with the method that enforces it:
  * <ol>
- *   <li>One record of a partition's contribution progress: its {@link io.mvsink.protocol.Participants.Position}
+ *   <li>One record of a partition's contribution progress: its {@code Participants.Position}
  *       (written only under the registry's lock: {@code Participants.handedOff}, {@code Participants.rewind},
  *       {@code Participants.asked}); barriers, the minter and the task read it from there.</li>
  *   <li>Every local task of a shard is handed the same minted ranges: a minted range is
@@ -40,30 +42,30 @@
  *       on its own input to contribute a minted range ({@code RangeMinter.mint}).</li>
  *   <li>One range in flight per shard per JVM: the next is minted only when every local task has
  *       handed off the last one and no builder of the shard is open or writing
- *       ({@code SharedBatchRegistry.idle}, {@code RangeMinter.mint}).</li>
+ *       ({@code LocalShard.idle}, {@code RangeMinter.mint}).</li>
  *   <li>Ranges end at the coarsest grid point of their window, so the sequences of different
  *       JVMs keep meeting at common points where an exact cover exists
  *       ({@link io.mvsink.protocol.GridCuts#cut}).</li>
  *   <li>A range's buffered bytes stay near {@code range.target.bytes} unless it is one interval
  *       ({@code RangeMinter.mint}).</li>
  *   <li>A batch holds at most one contribution per partition: a task contributing a range twice
- *       gets a builder of its own ({@link io.mvsink.protocol.SharedBatchRegistry#contribute}).</li>
+ *       gets a builder of its own ({@code LocalShard.contribute}).</li>
  *   <li>A barrier closes only when no local task may still join it: every one joined, or handed
  *       off beyond its lower and was not told that a batch of its below failed
- *       ({@code Participants.mayStillJoin}, {@code SharedBatchRegistry.closeSatisfiedBarriers}).</li>
+ *       ({@code Participants.mayStillJoin}, {@code LocalShard.closeSatisfiedBarriers}).</li>
  *   <li>A builder moves only along OPEN → CLOSED → FINISHED → DELIVERED | DROPPED, or OPEN | CLOSED
  *       → FAILED, and only by its own methods ({@code SharedBuilder.State.canBecome}, {@code SharedBuilder.become}).</li>
  *   <li>Exactly one participant of a finished batch is told to report it, everyone else that it is
  *       covered (DESIGN invariant 2: {@code SharedBuilder.answer} under the registry's lock); a
  *       batch dropped after some participant was told Covered counts as orphaned
- *       ({@code SharedBuilder.retire}, {@link io.mvsink.protocol.SharedBatchRegistry#orphanedBatches}).</li>
- *   <li>A builder leaves the registry only when every handle is answered or abandoned, so nothing
+ *       ({@code SharedBuilder.retire}, {@code LocalShard.retire}, {@link io.mvsink.protocol.BatchCoalescer#orphanedBatches}).</li>
+ *   <li>A builder leaves its shard only when every participant is answered or abandoned, so nothing
  *       drops a batch a live participant waits for ({@code SharedBuilder.retire}).</li>
  *   <li>A copy of a range that may have been contributed before with other boundaries is cut at
  *       every grid point, so it fits any earlier batch in an exact cover ({@code Contributor.pieceEnd}).</li>
  *   <li>A task whose batch failed, one of whose batch's other participants left the JVM, or whose contribution waited
  *       {@code recontribute.timeout.ms} contributes again from there; nothing leaves its buffer
- *       before it is sealed, so it always can ({@code Contributor.tick}, {@code SharedBatchRegistry.deregister}).</li>
+ *       before it is sealed, so it always can ({@code Contributor.tick}, {@code LocalShard.deregister}).</li>
  *   <li>The appender seals only an exact cover from the sealed upper, one batch per range and
  *       partition, none older than the GC's bound ({@link io.mvsink.protocol.SealCover#find};
  *       the age bound, half the shard's recorded grace, taken as a value: {@code Appender.tooOld}, checked
@@ -91,7 +93,11 @@
  *   <li>Minting waits until the app first runs, so that the first ranges are contributed by every
  *       local task ({@link io.mvsink.protocol.MintingHold}).</li>
  * </ol>
- * Not thread-safe unless a class says otherwise: the registry guards everything of a shard with
- * its lock; a {@link io.mvsink.protocol.Contributor} runs on its task's stream thread.
+ * One owner per piece of state: the registry keeps only what is JVM-wide ({@code Totals}) and
+ * routes each call to its shard; a {@code LocalShard} owns its tasks, minter, deliveries and
+ * builders; a {@code SharedBuilder} owns its participants ({@code Seat}s) and its {@code Work},
+ * which it drains itself; a {@link io.mvsink.protocol.Handle} is a ticket without state.
+ * Not thread-safe unless a class says otherwise: the registry's one lock guards every shard and
+ * builder; a {@link io.mvsink.protocol.Contributor} runs on its task's stream thread.
  */
 package io.mvsink.protocol;

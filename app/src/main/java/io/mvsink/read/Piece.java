@@ -2,6 +2,7 @@ package io.mvsink.read;
 
 import io.mvsink.avro.Batch;
 import io.mvsink.consensus.CoverCheck;
+import io.mvsink.time.TimeRange;
 import io.mvsink.consensus.ShardFollower.Advance;
 import io.mvsink.consensus.ShardState;
 import java.util.ArrayList;
@@ -21,7 +22,7 @@ record Piece(long lower, long upper, List<Batch> batches, List<Advance> advances
      * from {@code state}'s live batches; advances at or below {@code from} are left out.
      */
     static List<Piece> plan(ShardState state, long from, List<Advance> advances) {
-        List<long[]> ranges = new ArrayList<>();
+        List<TimeRange> ranges = new ArrayList<>();
         List<Batch> live = new ArrayList<>(state.batches());
         for (Batch batch : live) {
             ranges.add(CoverCheck.range(List.of(batch)));
@@ -49,19 +50,19 @@ record Piece(long lower, long upper, List<Batch> batches, List<Advance> advances
     }
 
     /** Whether a batch holds times on both sides of {@code cut}. */
-    private static boolean straddled(List<long[]> ranges, long cut) {
-        for (long[] range : ranges) {
-            if (range[0] < cut && range[1] > cut) {
+    private static boolean straddled(List<TimeRange> ranges, long cut) {
+        for (TimeRange range : ranges) {
+            if (range.lower() < cut && range.upper() > cut) {
                 return true;
             }
         }
         return false;
     }
 
-    private static List<Batch> covering(List<Batch> live, List<long[]> ranges, long lower, long upper) {
+    private static List<Batch> covering(List<Batch> live, List<TimeRange> ranges, long lower, long upper) {
         List<Batch> covering = new ArrayList<>();
         for (int i = 0; i < live.size(); i++) {
-            if (SnapshotReader.overlaps(ranges.get(i), lower, upper)) {
+            if (ranges.get(i).overlaps(lower, upper)) {
                 covering.add(live.get(i));
             }
         }

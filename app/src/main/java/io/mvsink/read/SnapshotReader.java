@@ -129,7 +129,7 @@ public final class SnapshotReader {
         ResumeToken.requireAboveSince("[" + lower + ", " + upper + ")", lower, state);
         List<Batch> covering = new ArrayList<>();
         for (Batch batch : state.batches()) {
-            if (overlaps(CoverCheck.range(List.of(batch)), lower, upper)) {
+            if (CoverCheck.range(List.of(batch)).overlaps(lower, upper)) {
                 covering.add(batch);
             }
         }
@@ -188,10 +188,6 @@ public final class SnapshotReader {
             byTime.put(time, net);
         }
         net.diff += diff;
-    }
-
-    static boolean overlaps(long[] range, long lower, long upper) {
-        return range[0] < upper && range[1] > lower;
     }
 
     /** Every update of the parts of the live batches that {@code batches} accepts. */

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * class only feeds it the sealed upper, the closed frontier and the buffer.
  *
  * <p>A contribution is a closed range {@code [lower, floor(frontier))} handed to the shared
- * batch registry, however many grid intervals it spans (a jump costs one contribution, not one
+ * batch coalescer, however many grid intervals it spans (a jump costs one contribution, not one
  * per cell). Nothing leaves the buffer before the consensus topic shows it sealed. The stream
  * thread never waits on a builder or a barrier.
  */

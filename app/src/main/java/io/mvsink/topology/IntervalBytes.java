@@ -8,7 +8,7 @@ import java.util.TreeMap;
 /**
  * Approximate bytes a task's correction buffer holds per grid interval (what an update adds when it
  * arrives; retractions are not subtracted), for the minter's range target. Written by the task's
- * stream thread, read by the minter under the batch registry's lock from any stream thread: the
+ * stream thread, read by the minter under the batch coalescer's lock from any stream thread: the
  * methods synchronize. Kept in memory; a task rebuilds it from its buffer when it starts.
  */
 final class IntervalBytes implements BufferedBytes {

@@ -2,7 +2,7 @@ package io.mvsink.topology;
 
 import io.mvsink.protocol.RecordBound;
 import io.mvsink.protocol.PartitionCountProbe;
-import io.mvsink.protocol.SharedBatchRegistry;
+import io.mvsink.protocol.BatchCoalescer;
 import io.mvsink.compact.BatchMerge;
 import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.registry.SchemaRegistry;
@@ -19,12 +19,12 @@ import org.apache.kafka.common.utils.Time;
  * @param location where the shard's parts live ({@code <account>/<container>}); "" if not recorded
  */
 public record SinkContext(String shard, String subject, long intervalMs, int partitionCount, long punctuateMs,
-                          long recontributeMs, int maxRowBytes, Time time, ShardMetrics metrics, SharedBatchRegistry batches,
+                          long recontributeMs, int maxRowBytes, Time time, ShardMetrics metrics, BatchCoalescer batches,
                           SchemaRegistry registry, Upkeep upkeep, PartitionCountProbe partitionProbe, String location) {
 
     /** A context whose partition count never changes and whose parts' location is not recorded. */
     public SinkContext(String shard, String subject, long intervalMs, int partitionCount, long punctuateMs,
-                       long recontributeMs, int maxRowBytes, Time time, ShardMetrics metrics, SharedBatchRegistry batches,
+                       long recontributeMs, int maxRowBytes, Time time, ShardMetrics metrics, BatchCoalescer batches,
                        SchemaRegistry registry, Upkeep upkeep) {
         this(shard, subject, intervalMs, partitionCount, punctuateMs, recontributeMs, maxRowBytes, time, metrics,
             batches, registry, upkeep, PartitionCountProbe.fixed(shard, partitionCount), "");
@@ -32,7 +32,7 @@ public record SinkContext(String shard, String subject, long intervalMs, int par
 
     /** A context with {@link Upkeep#DEFAULT} upkeep (no compaction). */
     public SinkContext(String shard, String subject, long intervalMs, int partitionCount, long punctuateMs,
-                       long recontributeMs, int maxRowBytes, Time time, ShardMetrics metrics, SharedBatchRegistry batches,
+                       long recontributeMs, int maxRowBytes, Time time, ShardMetrics metrics, BatchCoalescer batches,
                        SchemaRegistry registry) {
         this(shard, subject, intervalMs, partitionCount, punctuateMs, recontributeMs, maxRowBytes, time, metrics,
             batches, registry, Upkeep.DEFAULT);

@@ -6,6 +6,7 @@ import io.mvsink.blob.InMemoryBlobStore;
 import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.produce.Workload;
 import io.mvsink.registry.SchemaRegistry;
+import io.mvsink.time.TimeRange;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -56,7 +57,7 @@ public final class TestUpdates {
         InMemoryBlobStore blobs = new InMemoryBlobStore();
         BatchWriter writer = new BatchWriter(shard, lower, upper, UUID.randomUUID().toString(),
             new ShardSink(shard, shard + "/", "test", new ShardMetrics(shard), 1 << 16), Time.SYSTEM);
-        writer.add(new ContributionData(shard, 0, lower, upper, updates, 0L), registry, new PartEncoder("null", 1 << 20),
+        writer.add(new ContributionData(shard, 0, new TimeRange(lower, upper), updates, 0L), registry, new PartEncoder("null", 1 << 20),
             blobs);
         Batch batch = writer.finish(blobs, contributions, 0L);
         if (blobs.writeRequests() != 0 || batch.getParts().stream().anyMatch(p -> p.getInline() == null)) {

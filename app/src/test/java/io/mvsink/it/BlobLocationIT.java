@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mvsink.MvsinkApp;
 import io.mvsink.Wiring;
-import io.mvsink.protocol.SharedBatchRegistry;
+import io.mvsink.protocol.BatchCoalescer;
 import io.mvsink.blob.AzureBlobStore;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.local.LocalStack;
@@ -50,7 +50,7 @@ class BlobLocationIT {
             moved.put(MvsinkConfig.BLOB_CONTAINER, "mvsink-it-other");
             MvsinkConfig config = new MvsinkConfig(moved);
             try (AzureBlobStore other = Wiring.blobs(config);
-                 SharedBatchRegistry batches = Wiring.batches(config, other, sink.registry, Time.SYSTEM);
+                 BatchCoalescer batches = Wiring.batches(config, other, sink.registry, Time.SYSTEM);
                  MvsinkApp second = new MvsinkApp(config, new MvsinkApp.Dependencies(sink.registry, other, batches,
                      new ShardMetrics(config.shard()), Time.SYSTEM))) {
                 RuntimeException refused = assertThrows(RuntimeException.class, second::start,

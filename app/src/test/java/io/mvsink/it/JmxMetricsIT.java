@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mvsink.MvsinkApp;
 import io.mvsink.Wiring;
-import io.mvsink.protocol.SharedBatchRegistry;
+import io.mvsink.protocol.BatchCoalescer;
 import io.mvsink.local.LocalStack;
 import io.mvsink.local.LocalStackExtension;
 import io.mvsink.metrics.ShardJmx;
@@ -85,7 +85,7 @@ class JmxMetricsIT {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         try (SinkHarness a = new SinkHarness(stack, 3, new Properties());
              SinkHarness b = new SinkHarness(stack, 3, new Properties());
-             SharedBatchRegistry shared = Wiring.batches(a.config(0), a.blobs, a.registry, Time.SYSTEM);
+             BatchCoalescer shared = Wiring.batches(a.config(0), a.blobs, a.registry, Time.SYSTEM);
              CorrectionProducer producerA = a.producer();
              CorrectionProducer producerB = b.producer()) {
             MvsinkApp appA = a.startApp(2, shared);

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mvsink.MvsinkApp;
 import io.mvsink.Wiring;
-import io.mvsink.protocol.SharedBatchRegistry;
+import io.mvsink.protocol.BatchCoalescer;
 import io.mvsink.blob.BlobOwner;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.config.MvsinkConfig;
@@ -56,7 +56,7 @@ final class SinkHarness implements AutoCloseable {
     final BlobStore blobs;
     final BlobStore appBlobs;
     private final List<MvsinkApp> apps = new ArrayList<>();
-    private final List<SharedBatchRegistry> registries = new ArrayList<>();
+    private final List<BatchCoalescer> registries = new ArrayList<>();
     private final Path stateRoot;
     private final Properties overrides;
 
@@ -184,19 +184,19 @@ final class SinkHarness implements AutoCloseable {
         return args;
     }
 
-    /** Starts one more instance (same application id) with its own state dir and batch registry. */
+    /** Starts one more instance (same application id) with its own state dir and batch coalescer. */
     MvsinkApp startApp(int threads) {
         return startApp(threads, null);
     }
 
-    /** Starts one more instance; with {@code shared} non-null it uses that JVM-wide batch registry. */
-    MvsinkApp startApp(int threads, SharedBatchRegistry shared) {
+    /** Starts one more instance; with {@code shared} non-null it uses that JVM-wide batch coalescer. */
+    MvsinkApp startApp(int threads, BatchCoalescer shared) {
         Properties props = new Properties();
         MvsinkConfig base = config(apps.size());
         base.originals().forEach(props::put);
         props.put(MvsinkConfig.NUM_STREAM_THREADS, Integer.toString(threads));
         MvsinkConfig config = new MvsinkConfig(props);
-        SharedBatchRegistry batches = shared;
+        BatchCoalescer batches = shared;
         if (batches == null) {
             batches = Wiring.batches(config, appBlobs, registry, Time.SYSTEM);
             registries.add(batches);
@@ -209,9 +209,9 @@ final class SinkHarness implements AutoCloseable {
         return app;
     }
 
-    /** Orphaned batches over every instance's batch registry: must stay 0. */
+    /** Orphaned batches over every instance's batch coalescer: must stay 0. */
     long orphanedBatches() {
-        return registries.stream().mapToLong(SharedBatchRegistry::orphanedBatches).sum();
+        return registries.stream().mapToLong(BatchCoalescer::orphanedBatches).sum();
     }
 
     CorrectionProducer producer() {
@@ -313,6 +313,6 @@ final class SinkHarness implements AutoCloseable {
         for (MvsinkApp app : apps) {
             app.close(Duration.ofSeconds(30));
         }
-        registries.forEach(SharedBatchRegistry::close);
+        registries.forEach(BatchCoalescer::close);
     }
 }

@@ -8,7 +8,7 @@ import io.mvsink.MvsinkApp;
 import io.mvsink.Wiring;
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.StateDiff;
-import io.mvsink.protocol.SharedBatchRegistry;
+import io.mvsink.protocol.BatchCoalescer;
 import io.mvsink.consensus.ConsensusReader;
 import io.mvsink.consensus.ShardState;
 import io.mvsink.local.LocalStack;
@@ -22,7 +22,7 @@ import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** Two shards (two apps) in one JVM share one batch registry but never a builder or a metric. */
+/** Two shards (two apps) in one JVM share one batch coalescer but never a builder or a metric. */
 @ExtendWith(LocalStackExtension.class)
 class TwoShardsIT {
 
@@ -30,7 +30,7 @@ class TwoShardsIT {
     void shouldKeepTwoShardsApartInOneRegistry(LocalStack stack) throws Exception {
         try (SinkHarness a = new SinkHarness(stack, 4, new Properties());
              SinkHarness b = new SinkHarness(stack, 4, new Properties());
-             SharedBatchRegistry shared = Wiring.batches(a.config(0), a.blobs, a.registry, Time.SYSTEM);
+             BatchCoalescer shared = Wiring.batches(a.config(0), a.blobs, a.registry, Time.SYSTEM);
              CorrectionProducer producerA = a.producer();
              CorrectionProducer producerB = b.producer()) {
             MvsinkApp appA = a.startApp(4, shared);

@@ -39,7 +39,7 @@ class ContributorTest {
     /** The lower of each range read. */
     private final List<Long> readLowers = new ArrayList<>();
     private final List<Batch> reported = new ArrayList<>();
-    private SharedBatchRegistry registry;
+    private BatchCoalescer registry;
 
     @AfterEach
     void stop() {
@@ -195,14 +195,14 @@ class ContributorTest {
 
     /** A barrier registry (with the shard's minter, or without: null) and one buffered update. */
     private void startBarrier(long barrierTimeoutMs, RangeMinter minter) {
-        registry = new SharedBatchRegistry(CoalescingMode.BARRIER, blobs, schemas, new PartEncoder("null", 1),
+        registry = new BatchCoalescer(CoalescingMode.BARRIER, blobs, schemas, new PartEncoder("null", 1),
             time, barrierTimeoutMs, 1 << 20, 1);
         registry.addShard(new ShardSink("s", "s/", "test-consensus/s", metrics), minter);
         buffered.add(TestUpdates.update(schemaId, TestUpdates.row(1, "c", 1), 1, 1));
     }
 
     private void start(long maxQueuedBytes) {
-        registry = new SharedBatchRegistry(CoalescingMode.NONE, blobs, schemas, new PartEncoder("null", 1),
+        registry = new BatchCoalescer(CoalescingMode.NONE, blobs, schemas, new PartEncoder("null", 1),
             time, 1_000, maxQueuedBytes, 1);
         registry.addShard(new ShardSink("s", "s/", "test-consensus/s", metrics));
     }

@@ -6,8 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mvsink.avro.Batch;
+import io.mvsink.protocol.CoalescingMode;
+import io.mvsink.batch.PartEncoder;
 import io.mvsink.batch.ShardSink;
+import io.mvsink.blob.InMemoryBlobStore;
+import io.mvsink.metrics.LaunchLog;
 import io.mvsink.metrics.ShardMetrics;
+import io.mvsink.registry.InMemorySchemaRegistry;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -16,7 +21,19 @@ import org.junit.jupiter.api.Test;
 
 class SharedBuilderLifecycleTest {
     private final SharedBuilder builder = new SharedBuilder(new SharedBuilder.Key("s", 0, 1000),
-        new ShardSink("s", "s/", "c/s", new ShardMetrics("s")), new MockTime());
+        new ShardSink("s", "s/", "c/s", new ShardMetrics("s")),
+        new Workshop(new Object(), Runnable::run, CoalescingMode.BARRIER, new MockTime(), 1000, 0, Ownership.FIRST_POLLER,
+            new Totals(1 << 20), new InMemoryBlobStore(), new InMemorySchemaRegistry(), new PartEncoder("null", 1),
+            new LaunchLog()),
+        new SharedBuilder.Owner() {
+            @Override
+            public void stoppedJoining(SharedBuilder b) {
+            }
+
+            @Override
+            public void settled(SharedBuilder b) {
+            }
+        });
 
     @Test
     void shouldAllowOnlyTheDocumentedTransitions() {
@@ -45,7 +62,7 @@ class SharedBuilderLifecycleTest {
         assertTrue(builder.close());
         assertFalse(builder.close(), "closing a closed builder changes nothing");
         assertTrue(builder.startDraining());
-        assertEquals(SharedBuilder.FINALIZE, builder.nextWork());
+        assertEquals(Work.FINISH, builder.nextWork());
         assertEquals(SharedBuilder.Retired.NOT_YET, builder.retire(), "not settled while its parts are written");
     }
 }

@@ -17,8 +17,9 @@ import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.produce.Workload;
 import io.mvsink.protocol.Handle;
 import io.mvsink.protocol.Outcome;
-import io.mvsink.protocol.SharedBatchRegistry;
+import io.mvsink.protocol.BatchCoalescer;
 import io.mvsink.registry.InMemorySchemaRegistry;
+import io.mvsink.time.TimeRange;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +34,7 @@ final class ShardFixture implements AutoCloseable {
     final InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
     final int schemaId = registry.register("orders-value", Workload.ROW_SCHEMA);
     final ShardState state = new ShardState("orders");
-    private final SharedBatchRegistry builder = new SharedBatchRegistry(CoalescingMode.NONE, blobs, registry,
+    private final BatchCoalescer builder = new BatchCoalescer(CoalescingMode.NONE, blobs, registry,
         new PartEncoder("deflate", 1024), Time.SYSTEM, 1000, 1 << 20, 1);
 
     /** Parts are cut at 1024 encoded bytes; every batch's parts are blobs. */
@@ -49,10 +50,10 @@ final class ShardFixture implements AutoCloseable {
 
     /** One partition's batch of {@code updates} over {@code [lower, upper)}, its parts written. */
     Batch build(int partition, long lower, long upper, List<Update> updates) {
-        Handle handle = builder.contribute(new ContributionData("orders", partition, lower, upper, updates, 0L))
+        Handle handle = builder.contribute(new ContributionData("orders", partition, new TimeRange(lower, upper), updates, 0L))
             .orElseThrow();
         Outcome[] outcome = new Outcome[1];
-        await().atMost(Duration.ofSeconds(10)).until(() -> !((outcome[0] = handle.poll()) instanceof Outcome.Pending));
+        await().atMost(Duration.ofSeconds(10)).until(() -> !((outcome[0] = builder.poll(handle)) instanceof Outcome.Pending));
         return ((Outcome.Report) outcome[0]).batch();
     }
 

@@ -15,7 +15,7 @@ import io.mvsink.avro.Batch;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.protocol.CoalescingMode;
 import io.mvsink.batch.PartEncoder;
-import io.mvsink.protocol.SharedBatchRegistry;
+import io.mvsink.protocol.BatchCoalescer;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.blob.InMemoryBlobStore;
 import io.mvsink.codec.Codecs;
@@ -53,12 +53,12 @@ class AppenderPartitionWatchTest {
     private volatile java.util.concurrent.CompletableFuture<Integer> slowAnswer;
     private final ShardMetrics metrics = new ShardMetrics("s");
     private final MockTime time = new MockTime(0, 1_700_000_000_000L, 0);
-    private SharedBatchRegistry builder;
+    private BatchCoalescer builder;
     private TopologyDriver appender;
 
     @BeforeEach
     void start() {
-        builder = new SharedBatchRegistry(CoalescingMode.NONE, new InMemoryBlobStore(), new InMemorySchemaRegistry(),
+        builder = new BatchCoalescer(CoalescingMode.NONE, new InMemoryBlobStore(), new InMemorySchemaRegistry(),
             new PartEncoder("null", 1 << 20), Time.SYSTEM, 1000, 1 << 20, 1);
         builder.addShard(new ShardSink("s", "s/", "k/s", metrics));
         PartitionCountProbe probe = new PartitionCountProbe() {

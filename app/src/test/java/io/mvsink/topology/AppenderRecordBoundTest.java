@@ -16,7 +16,7 @@ import io.mvsink.codec.Codecs;
 import io.mvsink.consensus.ConsensusKeys;
 import io.mvsink.consensus.ShardState;
 import io.mvsink.metrics.ShardMetrics;
-import io.mvsink.protocol.SharedBatchRegistry;
+import io.mvsink.protocol.BatchCoalescer;
 import io.mvsink.registry.InMemorySchemaRegistry;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -47,7 +47,7 @@ class AppenderRecordBoundTest {
 
     @BeforeEach
     void start() {
-        SharedBatchRegistry builder = new SharedBatchRegistry(CoalescingMode.NONE, new InMemoryBlobStore(),
+        BatchCoalescer builder = new BatchCoalescer(CoalescingMode.NONE, new InMemoryBlobStore(),
             new InMemorySchemaRegistry(), new PartEncoder("null", 1 << 20), Time.SYSTEM, 1000, 1 << 20, 1);
         builder.addShard(new ShardSink("s", "s/", "k/s", metrics));
         SinkContext.Upkeep upkeep = new SinkContext.Upkeep(null, Runnable::run, 1L << 30, -1, 100, 600_000L, 0, BOUND);

@@ -9,7 +9,7 @@ import io.mvsink.avro.Part;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.protocol.CoalescingMode;
 import io.mvsink.batch.PartEncoder;
-import io.mvsink.protocol.SharedBatchRegistry;
+import io.mvsink.protocol.BatchCoalescer;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.blob.InMemoryBlobStore;
 import io.mvsink.codec.Codecs;
@@ -47,7 +47,7 @@ class AppenderUpkeepTest {
     private final ShardMetrics metrics = new ShardMetrics("s");
     private final List<List<Batch>> merged = new ArrayList<>();
     private LongSupplier mergeClosedAt = System::currentTimeMillis;
-    private SharedBatchRegistry builder;
+    private BatchCoalescer builder;
     private TopologyTestDriver driver;
     private TopologyDriver topology;
     private TestOutputTopic<byte[], byte[]> consensus;
@@ -60,7 +60,7 @@ class AppenderUpkeepTest {
     }
 
     private void start(boolean compacts, long sinceLagMs, int rollupAppends, long inlineMergeBytes) {
-        builder = new SharedBatchRegistry(CoalescingMode.NONE, new InMemoryBlobStore(), new InMemorySchemaRegistry(),
+        builder = new BatchCoalescer(CoalescingMode.NONE, new InMemoryBlobStore(), new InMemorySchemaRegistry(),
             new PartEncoder("null", 1 << 20), Time.SYSTEM, 1000, 1 << 20, 1);
         builder.addShard(new ShardSink("s", "s/", "test-consensus/s", metrics));
         BatchMerge merge = (shard, partitions, batches, since) -> {

@@ -14,7 +14,7 @@ import io.mvsink.protocol.Handle;
 import io.mvsink.protocol.Outcome;
 import io.mvsink.batch.PartEncoder;
 import io.mvsink.batch.ShardSink;
-import io.mvsink.protocol.SharedBatchRegistry;
+import io.mvsink.protocol.BatchCoalescer;
 import io.mvsink.batch.TestUpdates;
 import io.mvsink.batch.Update;
 import io.mvsink.blob.InMemoryBlobStore;
@@ -24,6 +24,7 @@ import io.mvsink.consensus.ShardGrace;
 import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.produce.Workload;
 import io.mvsink.registry.InMemorySchemaRegistry;
+import io.mvsink.time.TimeRange;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -51,13 +52,13 @@ class BatchAgeBoundTest {
     private final InMemorySchemaRegistry schemas = new InMemorySchemaRegistry();
     private final int schemaId = schemas.register("c-value", Workload.ROW_SCHEMA);
     private final InMemoryBlobStore blobs = new InMemoryBlobStore();
-    private SharedBatchRegistry builder;
+    private BatchCoalescer builder;
     private TopologyDriver topology;
 
     @BeforeEach
     void start() {
         // barrier mode, one part per update: parts are written as soon as a contribution arrives
-        builder = new SharedBatchRegistry(CoalescingMode.BARRIER, blobs, schemas, new PartEncoder("null", 1), time,
+        builder = new BatchCoalescer(CoalescingMode.BARRIER, blobs, schemas, new PartEncoder("null", 1), time,
             5_000, 1 << 20, 1);
         builder.addShard(new ShardSink("s", "s/", "k/s", metrics));
         SinkContext.Upkeep upkeep = new SinkContext.Upkeep(null, Runnable::run, 1L << 30, -1, 100, GRACE_MS);
@@ -146,13 +147,13 @@ class BatchAgeBoundTest {
         for (int i = 0; i < 2; i++) {
             updates.add(TestUpdates.update(schemaId, TestUpdates.row(partition * 10L + i, "c", i), i, 1));
         }
-        return new ContributionData("s", partition, 0, WIDTH, updates, time.milliseconds());
+        return new ContributionData("s", partition, new TimeRange(0, WIDTH), updates, time.milliseconds());
     }
 
-    private static Outcome.Report reportOf(Handle handle) {
+    private Outcome.Report reportOf(Handle handle) {
         AtomicReference<Outcome> outcome = new AtomicReference<>();
         await().atMost(Duration.ofSeconds(20)).until(() -> {
-            outcome.set(handle.poll());
+            outcome.set(builder.poll(handle));
             return !(outcome.get() instanceof Outcome.Pending);
         });
         return assertInstanceOf(Outcome.Report.class, outcome.get());

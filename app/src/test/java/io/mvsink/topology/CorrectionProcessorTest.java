@@ -22,7 +22,7 @@ import io.mvsink.protocol.CoalescingMode;
 import io.mvsink.batch.PartEncoder;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.protocol.Contributor;
-import io.mvsink.protocol.SharedBatchRegistry;
+import io.mvsink.protocol.BatchCoalescer;
 import io.mvsink.blob.InMemoryBlobStore;
 import io.mvsink.codec.Codecs;
 import io.mvsink.consensus.ConsensusKeys;
@@ -59,7 +59,7 @@ class CorrectionProcessorTest {
 
     private final MockTime time = new MockTime(0, 1_000_000, 0);
     private final ShardMetrics metrics = new ShardMetrics("s");
-    private SharedBatchRegistry batches;
+    private BatchCoalescer batches;
     private MockProcessorContext<byte[], byte[]> context;
     private KeyValueStore<Integer, byte[]> progress;
     private KeyValueStore<String, byte[]> consensus;
@@ -75,7 +75,7 @@ class CorrectionProcessorTest {
             batches.close();
         }
         InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
-        batches = new SharedBatchRegistry(mode, new InMemoryBlobStore(), registry,
+        batches = new BatchCoalescer(mode, new InMemoryBlobStore(), registry,
             new PartEncoder("null", 1 << 20), time, barrierTimeoutMs, 1 << 20, 1);
         batches.addShard(new ShardSink("s", "s/", "test-consensus/s", metrics));
         Properties props = new Properties();

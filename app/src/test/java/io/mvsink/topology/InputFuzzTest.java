@@ -8,7 +8,7 @@ import io.mvsink.avro.StateDiff;
 import io.mvsink.protocol.CoalescingMode;
 import io.mvsink.batch.PartEncoder;
 import io.mvsink.batch.ShardSink;
-import io.mvsink.protocol.SharedBatchRegistry;
+import io.mvsink.protocol.BatchCoalescer;
 import io.mvsink.blob.InMemoryBlobStore;
 import io.mvsink.codec.Codecs;
 import io.mvsink.consensus.ConsensusKeys;
@@ -70,13 +70,13 @@ class InputFuzzTest {
     private final InMemoryBlobStore blobs = new InMemoryBlobStore();
     private final ShardMetrics metrics = new ShardMetrics("s");
     private final AvroRowCodec rows = new AvroRowCodec(registry, SUBJECT);
-    private SharedBatchRegistry batches;
+    private BatchCoalescer batches;
     private TopologyTestDriver driver;
     private TestInputTopic<byte[], byte[]> corrections;
 
     @BeforeEach
     void start() {
-        batches = new SharedBatchRegistry(CoalescingMode.NONE, blobs, registry, new PartEncoder("null", 1 << 20),
+        batches = new BatchCoalescer(CoalescingMode.NONE, blobs, registry, new PartEncoder("null", 1 << 20),
             Time.SYSTEM, 1000, 1 << 20, 64L << 20, 1);
         batches.addShard(new ShardSink("s", "s/", "test-consensus/s", metrics));
         SinkContext sink = new SinkContext("s", SUBJECT, 1000, 1, 10, 600_000, MAX_ROW_BYTES, Time.SYSTEM, metrics,

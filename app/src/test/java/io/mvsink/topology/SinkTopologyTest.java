@@ -10,7 +10,7 @@ import io.mvsink.avro.BatchReport;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.batch.PartEncoder;
 import io.mvsink.protocol.CoalescingMode;
-import io.mvsink.protocol.SharedBatchRegistry;
+import io.mvsink.protocol.BatchCoalescer;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.blob.InMemoryBlobStore;
 import io.mvsink.codec.Codecs;
@@ -53,7 +53,7 @@ class SinkTopologyTest {
     private final InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
     private final InMemoryBlobStore blobs = new InMemoryBlobStore();
     private final ShardMetrics metrics = new ShardMetrics("s");
-    private SharedBatchRegistry builder;
+    private BatchCoalescer builder;
     private TopologyTestDriver driver;
     private TestInputTopic<byte[], byte[]> corrections;
     private TestInputTopic<byte[], byte[]> reports;
@@ -62,7 +62,7 @@ class SinkTopologyTest {
 
     @BeforeEach
     void start() {
-        builder = new SharedBatchRegistry(CoalescingMode.NONE, blobs, registry, new PartEncoder("null", 1 << 20),
+        builder = new BatchCoalescer(CoalescingMode.NONE, blobs, registry, new PartEncoder("null", 1 << 20),
             Time.SYSTEM, 1000, 1 << 20, 1);
         builder.addShard(new ShardSink("s", "s/", "test-consensus/s", metrics));
         SinkContext sink = new SinkContext("s", "c-value", 1000, 1, 10, 60_000, 4096, Time.SYSTEM, metrics, builder, registry);

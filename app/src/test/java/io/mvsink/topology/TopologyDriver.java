@@ -3,7 +3,7 @@ package io.mvsink.topology;
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.BatchReport;
 import io.mvsink.codec.Codecs;
-import io.mvsink.protocol.SharedBatchRegistry;
+import io.mvsink.protocol.BatchCoalescer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -31,8 +31,8 @@ final class TopologyDriver implements AutoCloseable {
 
     /** This driver's own state directory: JVMs of other test runs on the machine use the default one. */
     private final Path stateDir;
-    /** The batch registry {@link #close} closes too, or null if the test closes it. */
-    private SharedBatchRegistry owned;
+    /** The batch coalescer {@link #close} closes too, or null if the test closes it. */
+    private BatchCoalescer owned;
 
     TopologyDriver(SinkContext sink) {
         try {
@@ -60,7 +60,7 @@ final class TopologyDriver implements AutoCloseable {
             Codecs.REPORT.encode(new BatchReport(batch, reporter, firstWriteAtMs))));
     }
 
-    /** A driver that closes its sink's batch registry when it closes. */
+    /** A driver that closes its sink's batch coalescer when it closes. */
     static TopologyDriver owningBatches(SinkContext sink) {
         TopologyDriver topology = new TopologyDriver(sink);
         topology.owned = sink.batches();

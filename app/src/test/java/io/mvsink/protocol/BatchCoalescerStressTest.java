@@ -21,6 +21,7 @@ import io.mvsink.blob.InMemoryBlobStore;
 import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.produce.Workload;
 import io.mvsink.registry.InMemorySchemaRegistry;
+import io.mvsink.time.TimeRange;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -50,7 +51,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * against the parts' data (each contribution in at most one reported batch, none lost).
  * Reproduce a run's choices with {@code -Dmvsink.stress.seed=<seed>} (thread timing still varies).
  */
-class SharedBatchRegistryStressTest {
+class BatchCoalescerStressTest {
     private static final int SHARDS = 3;
     private static final int TASK_THREADS = 8;
     private static final int POOL_THREADS = 3;
@@ -106,7 +107,7 @@ class SharedBatchRegistryStressTest {
     private final AtomicInteger lifecycles = new AtomicInteger();
     private final AtomicLong failedWrites = new AtomicLong();
     private final AtomicLong gaugeReads = new AtomicLong();
-    private SharedBatchRegistry registry;
+    private BatchCoalescer registry;
 
     @ParameterizedTest(name = "{0}, {1} lifecycles")
     @CsvSource({"BARRIER, 75000", "BEST_EFFORT, 17000", "NONE, 10000"})
@@ -123,7 +124,7 @@ class SharedBatchRegistryStressTest {
 
     private void run(CoalescingMode mode, int target, long seed) throws Exception {
         long started = System.nanoTime();
-        registry = new SharedBatchRegistry(mode, new FailingBlobStore(new Random(seed ^ 0x9E3779B97F4A7C15L)), schemas,
+        registry = new BatchCoalescer(mode, new FailingBlobStore(new Random(seed ^ 0x9E3779B97F4A7C15L)), schemas,
             new PartEncoder("null", PART_TARGET_BYTES), time, BARRIER_TIMEOUT_MS, MAX_QUEUED_BYTES, POOL_THREADS);
         for (int s = 0; s < SHARDS; s++) {
             String shard = "shard-" + s;
@@ -254,7 +255,7 @@ class SharedBatchRegistryStressTest {
             ids[i] = nextRowId[0]++;
             updates.add(TestUpdates.update(schemaId, TestUpdates.row(ids[i], "c", ids[i]), lower + i, i == 1 ? -1 : 1));
         }
-        ContributionData c = new ContributionData(task.shard, task.partition, lower, upper, updates, time.milliseconds());
+        ContributionData c = new ContributionData(task.shard, task.partition, new TimeRange(lower, upper), updates, time.milliseconds());
         Optional<Handle> handle = registry.contribute(c);
         if (handle.isEmpty()) {
             refusals.get(task.shard).incrementAndGet();
@@ -268,7 +269,7 @@ class SharedBatchRegistryStressTest {
     }
 
     private void poll(Task task, Life life, boolean restartOnFailure) {
-        Outcome outcome = life.handle.poll();
+        Outcome outcome = registry.poll(life.handle);
         if (outcome instanceof Outcome.Pending) {
             Thread.yield();
             return;
@@ -284,8 +285,8 @@ class SharedBatchRegistryStressTest {
         }
     }
 
-    private static void abandon(Task task, Life life) {
-        life.handle.abandon();
+    private void abandon(Task task, Life life) {
+        registry.abandon(life.handle);
         life.abandoned = true;
         task.inFlight.remove(life);
     }

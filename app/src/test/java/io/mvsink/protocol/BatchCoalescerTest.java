@@ -22,8 +22,8 @@ import io.mvsink.avro.Part;
 import io.mvsink.batch.TestUpdates.ReadUpdate;
 import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.produce.Workload;
-import io.mvsink.protocol.Range;
 import io.mvsink.registry.InMemorySchemaRegistry;
+import io.mvsink.time.TimeRange;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -49,8 +49,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The shared batch registry's protocol, one behaviour per test, on in-memory fakes and a mock clock. */
-class SharedBatchRegistryTest {
+/** The batch coalescer's protocol, one behaviour per test, on in-memory fakes and a mock clock. */
+class BatchCoalescerTest {
     private static final String ORDERS = "orders";
     private static final String PAYMENTS = "payments";
     private static final long BARRIER_TIMEOUT_MS = 5_000;
@@ -63,7 +63,7 @@ class SharedBatchRegistryTest {
     private final ShardMetrics metrics = new ShardMetrics(ORDERS);
     private final Map<ContributionData, List<GenericRecord>> rowsOf = new IdentityHashMap<>();
     private long nextRowId;
-    private SharedBatchRegistry registry;
+    private BatchCoalescer registry;
 
     @AfterEach
     void closeRegistry() {
@@ -97,7 +97,7 @@ class SharedBatchRegistryTest {
 
     @Test
     void shouldWriteACopyAsBlobsHoweverSmallSoThatABatchRejectedForItsInlineDataComesBackAsBlobs() {
-        registry = new SharedBatchRegistry(NONE, blobs, schemas, new PartEncoder("null", BIG_PARTS), time,
+        registry = new BatchCoalescer(NONE, blobs, schemas, new PartEncoder("null", BIG_PARTS), time,
             BARRIER_TIMEOUT_MS, Long.MAX_VALUE, 2);
         registry.addShard(new ShardSink(ORDERS, ORDERS + "/", "test-consensus/" + ORDERS, metrics, 1 << 16));
 
@@ -125,13 +125,13 @@ class SharedBatchRegistryTest {
         for (Handle h : joiners) {
             assertEquals(first.batchId(), h.batchId(), "joined the busy builder");
         }
-        assertInstanceOf(Outcome.Pending.class, first.poll());
+        assertInstanceOf(Outcome.Pending.class, registry.poll(first));
         blobs.release();
 
         Batch batch = reportOf(first);
         assertEquals(List.of(0, 1, 2, 3), partitions(batch));
         for (Handle h : joiners) {
-            assertEquals(new Outcome.Covered(first.batchId()), h.poll());
+            assertEquals(new Outcome.Covered(first.batchId()), registry.poll(h));
         }
         assertEquals(1, metrics.batchesBuilt());
         assertEquals(4, metrics.participants());
@@ -166,7 +166,7 @@ class SharedBatchRegistryTest {
         assertEquals(first.batchId(), other.batchId());
         assertEquals(List.of(0, 1), partitions(reportOf(first)));
         assertEquals(List.of(0), partitions(reportOf(again)));
-        assertEquals(new Outcome.Covered(first.batchId()), other.poll());
+        assertEquals(new Outcome.Covered(first.batchId()), registry.poll(other));
     }
 
     // ---- barrier ----
@@ -245,8 +245,8 @@ class SharedBatchRegistryTest {
         Handle two = contribute(ORDERS, 2, 0, 1000, 1);
 
         assertEquals(List.of(1, 2), partitions(reportOf(one)));
-        assertEquals(new Outcome.Covered(one.batchId()), two.poll());
-        assertInstanceOf(Outcome.Pending.class, ahead.poll());
+        assertEquals(new Outcome.Covered(one.batchId()), registry.poll(two));
+        assertInstanceOf(Outcome.Pending.class, registry.poll(ahead));
         assertEquals(0, metrics.barrierTimeouts());
     }
 
@@ -296,7 +296,7 @@ class SharedBatchRegistryTest {
 
         assertNotEquals(first.batchId(), again.batchId());
         assertEquals(List.of(0), partitions(reportOf(again)));
-        assertInstanceOf(Outcome.Pending.class, first.poll());
+        assertInstanceOf(Outcome.Pending.class, registry.poll(first));
         Handle other = contribute(ORDERS, 1, 0, 1000, 2);
         assertEquals(first.batchId(), other.batchId());
         assertEquals(List.of(0, 1), partitions(reportOf(first)));
@@ -314,18 +314,18 @@ class SharedBatchRegistryTest {
         }
         awaitCondition().until(() -> metrics.batchesBuilt() == 1);
 
-        Outcome owner = handles.get(2).poll();
+        Outcome owner = registry.poll(handles.get(2));
         assertInstanceOf(Outcome.Report.class, owner);
         for (int p : List.of(0, 3)) {
-            assertEquals(new Outcome.Covered(handles.get(2).batchId()), handles.get(p).poll());
+            assertEquals(new Outcome.Covered(handles.get(2).batchId()), registry.poll(handles.get(p)));
         }
         assertEquals(1, registry.liveBatches(), "a participant still has to hear about the batch");
-        assertEquals(new Outcome.Covered(handles.get(2).batchId()), handles.get(1).poll());
+        assertEquals(new Outcome.Covered(handles.get(2).batchId()), registry.poll(handles.get(1)));
 
         assertEquals(0, registry.liveBatches());
-        assertThrows(IllegalStateException.class, () -> handles.get(2).poll());
-        assertThrows(IllegalStateException.class, () -> handles.get(0).poll());
-        handles.get(2).abandon();
+        assertThrows(IllegalStateException.class, () -> registry.poll(handles.get(2)));
+        assertThrows(IllegalStateException.class, () -> registry.poll(handles.get(0)));
+        registry.abandon(handles.get(2));
         assertEquals(0, metrics.batchesAbandoned());
         assertEquals(0, registry.orphanedBatches());
     }
@@ -357,7 +357,7 @@ class SharedBatchRegistryTest {
 
     @Test
     void shouldCountAnOrphanWhenABrokenOwnershipRuleLetsNobodyTakeAFinishedBatch() {
-        registry = new SharedBatchRegistry(BARRIER, blobs, schemas, new PartEncoder("null", BIG_PARTS), time,
+        registry = new BatchCoalescer(BARRIER, blobs, schemas, new PartEncoder("null", BIG_PARTS), time,
             BARRIER_TIMEOUT_MS, 0, Long.MAX_VALUE, 2, (batch, polling) -> false);
         registry.addShard(new ShardSink(ORDERS, ORDERS + "/", ORDERS + "-owner", metrics));
         registerAll(ORDERS, 2);
@@ -377,7 +377,7 @@ class SharedBatchRegistryTest {
         registerAll(ORDERS, 2);
         List<Handle> handles = List.of(contribute(ORDERS, 0, 0, 1000, 2), contribute(ORDERS, 1, 0, 1000, 2));
         awaitCondition().until(() -> metrics.batchesBuilt() == 1);
-        handles.forEach(Handle::abandon);
+        handles.forEach(registry::abandon);
 
         assertEquals(0, registry.orphanedBatches(), "abandoned (the tasks contribute again), not orphaned");
         assertEquals(1, metrics.batchesAbandoned());
@@ -428,9 +428,9 @@ class SharedBatchRegistryTest {
 
         registry.deregister(ORDERS, 0); // the owner leaves before its report is known to commit
 
-        assertEquals(Optional.of(new Range(0, 1000)), registry.takeRestart(ORDERS, 1));
+        assertEquals(Optional.of(TimeRange.of(0, 1000)), registry.takeRestart(ORDERS, 1));
         assertEquals(Optional.empty(), registry.takeRestart(ORDERS, 1), "taken once");
-        assertEquals(Optional.of(new Range(0, 1000)), registry.takeRestart(ORDERS, 2));
+        assertEquals(Optional.of(TimeRange.of(0, 1000)), registry.takeRestart(ORDERS, 2));
     }
 
     /**
@@ -447,8 +447,8 @@ class SharedBatchRegistryTest {
 
         registry.deregister(ORDERS, 2);
 
-        assertEquals(Optional.of(new Range(0, 1000)), registry.takeRestart(ORDERS, 0), "the owner too");
-        assertEquals(Optional.of(new Range(0, 1000)), registry.takeRestart(ORDERS, 1));
+        assertEquals(Optional.of(TimeRange.of(0, 1000)), registry.takeRestart(ORDERS, 0), "the owner too");
+        assertEquals(Optional.of(TimeRange.of(0, 1000)), registry.takeRestart(ORDERS, 1));
         assertEquals(Optional.empty(), registry.takeRestart(ORDERS, 2), "partition 2 left");
     }
 
@@ -465,8 +465,8 @@ class SharedBatchRegistryTest {
 
         registry.deregister(ORDERS, 1);
 
-        assertEquals(Optional.of(new Range(0, 1000)), registry.takeRestart(ORDERS, 0));
-        assertEquals(Optional.of(new Range(0, 1000)), registry.takeRestart(ORDERS, 2));
+        assertEquals(Optional.of(TimeRange.of(0, 1000)), registry.takeRestart(ORDERS, 0));
+        assertEquals(Optional.of(TimeRange.of(0, 1000)), registry.takeRestart(ORDERS, 2));
         assertEquals(Optional.empty(), registry.takeRestart(ORDERS, 0), "taken once");
     }
 
@@ -486,7 +486,7 @@ class SharedBatchRegistryTest {
         Handle late = contribute(ORDERS, 2, 0, 1000, 2);
 
         assertNotEquals(left.batchId(), late.batchId(), "partition 2's contribution is in a batch without partition 0");
-        assertEquals(Optional.of(new Range(0, 1000)), registry.takeRestart(ORDERS, 1));
+        assertEquals(Optional.of(TimeRange.of(0, 1000)), registry.takeRestart(ORDERS, 1));
     }
 
     @Test
@@ -498,7 +498,7 @@ class SharedBatchRegistryTest {
         registry.register(ORDERS, 0); // and comes back: its new task starts from the sealed upper anyway
 
         assertEquals(Optional.empty(), registry.takeRestart(ORDERS, 0), "the old task's restart is moot");
-        assertEquals(Optional.of(new Range(0, 1000)), registry.takeRestart(ORDERS, 1));
+        assertEquals(Optional.of(TimeRange.of(0, 1000)), registry.takeRestart(ORDERS, 1));
     }
 
     @Test
@@ -548,7 +548,7 @@ class SharedBatchRegistryTest {
         Handle whole = contribute(ORDERS, 1, 0, 1000, 3);
 
         // the barrier is closed (both joined), but partition 0's contribution is not complete
-        awaitCondition().during(Duration.ofMillis(300)).until(() -> chunked.poll() instanceof Outcome.Pending);
+        awaitCondition().during(Duration.ofMillis(300)).until(() -> registry.poll(chunked) instanceof Outcome.Pending);
         assertTrue(registry.more(chunked, chunk(contribution(ORDERS, 0, 0, 1000, 4), false)));
         assertTrue(registry.more(chunked, chunk(contribution(ORDERS, 0, 0, 1000, 2), true)));
 
@@ -568,7 +568,7 @@ class SharedBatchRegistryTest {
         Handle leaving = registry.contribute(chunk(contribution(ORDERS, 0, 0, 1000, 5), false)).orElseThrow();
         Handle staying = contribute(ORDERS, 1, 0, 1000, 3);
 
-        leaving.abandon();
+        registry.abandon(leaving);
 
         assertInstanceOf(Outcome.Failed.class, outcomeOf(staying),
             "without the rest of partition 0's range the batch cannot be finished");
@@ -592,7 +592,7 @@ class SharedBatchRegistryTest {
     }
 
     private ContributionData chunk(ContributionData c, boolean last) {
-        ContributionData chunk = new ContributionData(c.shard(), c.partition(), c.lower(), c.upper(), c.updates(),
+        ContributionData chunk = new ContributionData(c.shard(), c.partition(), c.range(), c.updates(),
             c.closedAtMs(), last);
         rowsOf.put(chunk, rowsOf.get(c));
         return chunk;
@@ -628,9 +628,9 @@ class SharedBatchRegistryTest {
         awaitCondition().until(() -> metrics.batchesBuilt() == 1);
         assertEquals(1, registry.liveBatches());
 
-        zero.abandon();
+        registry.abandon(zero);
         assertEquals(1, registry.liveBatches());
-        one.abandon();
+        registry.abandon(one);
 
         assertEquals(1, metrics.batchesAbandoned());
         assertEquals(0, registry.orphanedBatches());
@@ -642,8 +642,8 @@ class SharedBatchRegistryTest {
     void shouldDropABatchAbandonedBeforeItFinished() {
         start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
         registerAll(ORDERS, 2);
-        contribute(ORDERS, 0, 0, 1000, 1).abandon();
-        contribute(ORDERS, 1, 0, 1000, 1).abandon();
+        registry.abandon(contribute(ORDERS, 0, 0, 1000, 1));
+        registry.abandon(contribute(ORDERS, 1, 0, 1000, 1));
 
         awaitCondition().until(() -> registry.liveBatches() == 0);
         assertEquals(1, metrics.batchesBuilt());
@@ -656,7 +656,7 @@ class SharedBatchRegistryTest {
         start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
         registerAll(ORDERS, 2);
         Handle leaving = contribute(ORDERS, 0, 0, 1000, 1);
-        leaving.abandon();
+        registry.abandon(leaving);
         Handle staying = contribute(ORDERS, 1, 0, 1000, 1);
 
         assertEquals(List.of(0, 1), partitions(reportOf(staying)));
@@ -765,7 +765,7 @@ class SharedBatchRegistryTest {
         newRow.put("category", "toys");
         newRow.put("amount", 20L);
         newRow.put("note", "evolved");
-        ContributionData mixed = new ContributionData(ORDERS, 0, 0, 1000, List.of(
+        ContributionData mixed = new ContributionData(ORDERS, 0, new TimeRange(0, 1000), List.of(
             TestUpdates.update(schemaId, oldRow, 10, 1), TestUpdates.update(evolvedId, newRow, 20, -1)), 0);
 
         Batch batch = reportOf(registry.contribute(mixed).orElseThrow());
@@ -802,7 +802,7 @@ class SharedBatchRegistryTest {
         assertEquals(List.of(0, 1), partitions(orders));
         assertTrue(orders.getParts().stream().allMatch(p -> p.getKey().startsWith(ORDERS + "/")));
         awaitCondition().until(() -> registry.queuedBytes() == 0);
-        assertInstanceOf(Outcome.Pending.class, payment0.poll());
+        assertInstanceOf(Outcome.Pending.class, registry.poll(payment0));
         assertEquals(1, metrics.batchesBuilt());
         assertEquals(0, paymentsMetrics.batchesBuilt());
 
@@ -843,7 +843,7 @@ class SharedBatchRegistryTest {
     }
 
     private void start(CoalescingMode mode, long targetBytes, long maxQueuedBytes) {
-        registry = new SharedBatchRegistry(mode, blobs, schemas, new PartEncoder("null", targetBytes), time,
+        registry = new BatchCoalescer(mode, blobs, schemas, new PartEncoder("null", targetBytes), time,
             BARRIER_TIMEOUT_MS, maxQueuedBytes, 2);
         registry.addShard(new ShardSink(ORDERS, ORDERS + "/", "test-consensus/" + ORDERS, metrics));
     }
@@ -868,7 +868,7 @@ class SharedBatchRegistryTest {
             rows.add(row);
             updates.add(TestUpdates.update(schemaId, row, lower + i % (upper - lower), i % 3 == 0 ? -1 : i + 1));
         }
-        ContributionData c = new ContributionData(shard, partition, lower, upper, updates, time.milliseconds());
+        ContributionData c = new ContributionData(shard, partition, new TimeRange(lower, upper), updates, time.milliseconds());
         rowsOf.put(c, rows);
         return c;
     }
@@ -878,10 +878,10 @@ class SharedBatchRegistryTest {
     }
 
     /** Polls until the handle is answered. */
-    private static Outcome outcomeOf(Handle h) {
+    private Outcome outcomeOf(Handle h) {
         AtomicReference<Outcome> answer = new AtomicReference<>();
         awaitCondition().until(() -> {
-            Outcome o = h.poll();
+            Outcome o = registry.poll(h);
             if (o instanceof Outcome.Pending) {
                 return false;
             }
@@ -891,7 +891,7 @@ class SharedBatchRegistryTest {
         return answer.get();
     }
 
-    private static Batch reportOf(Handle h) {
+    private Batch reportOf(Handle h) {
         Outcome o = outcomeOf(h);
         return assertInstanceOf(Outcome.Report.class, o, "outcome of batch " + h.batchId()).batch();
     }
@@ -900,7 +900,7 @@ class SharedBatchRegistryTest {
      * Polls every handle to its answer and returns the partitions of the batches reported, sorted;
      * asserts every handle is covered by a batch that one of them reported.
      */
-    private static List<Integer> reportedPartitions(List<Handle> handles) {
+    private List<Integer> reportedPartitions(List<Handle> handles) {
         List<Integer> partitions = new ArrayList<>();
         Set<String> reported = new HashSet<>();
         Set<String> covered = new HashSet<>();
@@ -918,9 +918,9 @@ class SharedBatchRegistryTest {
         return partitions.stream().sorted().toList();
     }
 
-    private static void assertAllPending(List<Handle> handles) {
+    private void assertAllPending(List<Handle> handles) {
         for (Handle h : handles) {
-            assertInstanceOf(Outcome.Pending.class, h.poll(), "batch " + h.batchId());
+            assertInstanceOf(Outcome.Pending.class, registry.poll(h), "batch " + h.batchId());
         }
     }
 
