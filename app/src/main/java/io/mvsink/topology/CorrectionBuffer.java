@@ -4,9 +4,9 @@ import io.mvsink.batch.Update;
 import io.mvsink.protocol.Contributor;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
@@ -55,7 +55,8 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
     private static final int ENTRY_HEADER = 24;
 
     private final long width;
-    private final TreeMap<Bytes, long[]> pending = new TreeMap<>();
+    /** Updates since the last write, consolidated; hashed on add, sorted once when written (a tree cost a search per add). */
+    private final HashMap<Bytes, long[]> pending = new HashMap<>();
     private long pendingBytes;
     private long nextSequence = -1;
     private long entries;
@@ -206,9 +207,9 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
     int trimBelow(long from, long upper) {
         List<Bytes> keys = new ArrayList<>();
         // none in practice (a task contributes, so writes, a range before it can be sealed), but the contract holds
-        var sealedPending = pending.headMap(Bytes.wrap(BufferKey.timeFloor(upper)));
-        int removedPending = sealedPending.size();
-        sealedPending.clear();
+        int before = pending.size();
+        pending.keySet().removeIf(key -> BufferKey.time(key.get()) < upper);
+        int removedPending = before - pending.size();
         int removed = 0;
         try (KeyValueIterator<Bytes, byte[]> it = store().range(
                 Bytes.wrap(BufferKey.timeFloor(cellOf(from))), Bytes.wrap(BufferKey.timeFloor(upper)))) {
@@ -254,9 +255,11 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
         if (nextSequence < 0) {
             nextSequence = largestSequence() + 1;
         }
+        List<Map.Entry<Bytes, long[]>> sorted = new ArrayList<>(pending.entrySet());
+        sorted.sort(Map.Entry.comparingByKey());
         List<Map.Entry<Bytes, long[]>> block = new ArrayList<>();
         long cell = 0;
-        for (Map.Entry<Bytes, long[]> e : pending.entrySet()) {
+        for (Map.Entry<Bytes, long[]> e : sorted) {
             long entryCell = cellOf(BufferKey.time(e.getKey().get()));
             if (!block.isEmpty() && entryCell != cell) {
                 writeBlock(cell, block);
@@ -341,7 +344,7 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
 
     /** The updates of one chunk, consolidated across the entries they came from. */
     private static final class Consolidation {
-        private final TreeMap<Bytes, Update[]> byKey = new TreeMap<>();
+        private final HashMap<Bytes, Update[]> byKey = new HashMap<>();
         private final List<Update> overflowed = new ArrayList<>();
 
         /** Adds the updates of one stored entry in {@code [lower, upper)}; returns their bytes. */
@@ -373,10 +376,12 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
         }
 
         List<Update> updates() {
+            List<Map.Entry<Bytes, Update[]>> sorted = new ArrayList<>(byKey.entrySet());
+            sorted.sort(Map.Entry.comparingByKey());
             List<Update> out = new ArrayList<>(byKey.size() + overflowed.size());
-            for (Update[] slot : byKey.values()) {
-                if (slot[0].diff() != 0) {
-                    out.add(slot[0]);
+            for (Map.Entry<Bytes, Update[]> slot : sorted) {
+                if (slot.getValue()[0].diff() != 0) {
+                    out.add(slot.getValue()[0]);
                 }
             }
             out.addAll(overflowed);
