@@ -74,6 +74,12 @@ public final class MvsinkApp implements AutoCloseable {
      * (docs/BENCH.md, "Launch to first append"). The restore consumer keeps the default.
      */
     static final int MAIN_CONSUMER_FETCH_BYTES = 64 * 1024;
+    /**
+     * Kafka Streams' commit interval unless {@code streams.commit.interval.ms} sets one (exactly-once's
+     * default is 100 ms): every commit flushes each task's stores and ends each thread's transaction,
+     * while what must become visible soon (a report, a seal) asks for its own commit.
+     */
+    static final long COMMIT_INTERVAL_MS = 1000;
 
     private final MvsinkConfig config;
     private final Dependencies deps;
@@ -305,6 +311,9 @@ public final class MvsinkApp implements AutoCloseable {
             props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG),
                 MAIN_CONSUMER_FETCH_BYTES);
         }
+        // commits are asked for when a report or a seal must become visible (CorrectionProcessor,
+        // AppenderProcessor); the interval only bounds what a crash replays (docs/ARCHITECTURE.md, "Commits")
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL_MS);
         props.putAll(overrides);
         TopicSettings topicSettings = topicSettings();
         topicSettings.replication().ifPresent(r -> props.putIfAbsent(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) r));
