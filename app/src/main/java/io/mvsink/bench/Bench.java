@@ -19,6 +19,19 @@ public final class Bench {
     private Bench() {
     }
 
+    /**
+     * An unmeasured steady run of the first mode for the options' warm-up seconds (none if 0), so
+     * that no measured mode pays for the JVM's and the stack's warm-up.
+     */
+    static void warmUp(LocalStack stack, BenchOptions options, Path work, String runId) throws Exception {
+        if (options.warmupSeconds() > 0) {
+            System.err.printf("bench: warm-up (not measured): mode %s for %d s%n",
+                options.modes().get(0).configName(), options.warmupSeconds());
+            new BenchRun(stack, options.withDuration(options.warmupSeconds()), work, runId + "w")
+                .run(options.modes().get(0));
+        }
+    }
+
     public static int run(BenchOptions options) throws Exception {
         Path work = Files.createTempDirectory("mvsink-bench");
         String runId = Long.toString(System.currentTimeMillis() / 1000 % 1_000_000);
@@ -26,12 +39,7 @@ public final class Bench {
         List<SubscriberFigures> subscribers = new ArrayList<>();
         System.err.println("bench: starting Kafka, Apicurio Registry and Azurite on 127.0.0.1 ...");
         try (LocalStack stack = LocalStackLauncher.start(LocalStackOptions.defaults().withVerbose(true))) {
-            if (options.warmupSeconds() > 0) {
-                System.err.printf("bench: warm-up (not measured): mode %s for %d s%n",
-                    options.modes().get(0).configName(), options.warmupSeconds());
-                new BenchRun(stack, options.withDuration(options.warmupSeconds()), work, runId + "w")
-                    .run(options.modes().get(0));
-            }
+            warmUp(stack, options, work, runId);
             BenchRun run = new BenchRun(stack, options, work, runId);
             for (CoalescingMode mode : options.modes()) {
                 System.err.printf("bench: mode %s, %d partitions, %d stream threads, %.0f updates/s for %d s%n",

@@ -4,6 +4,7 @@ import io.mvsink.MvsinkApp;
 import io.mvsink.Wiring;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.batch.CoalescingMode;
+import io.mvsink.blob.BlobStore;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.consensus.ConsensusReader;
 import io.mvsink.consensus.ShardState;
@@ -16,6 +17,7 @@ import io.mvsink.read.SnapshotReader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -37,7 +39,7 @@ final class BenchRun {
     private static final long WORKLOAD_SEED = 7;
     private static final int WORKLOAD_KEYS = 5_000;
     private static final double RETRACT_SHARE = 0.3;
-    private static final long PROGRESS_EVERY_MS = 200;
+    static final long PROGRESS_EVERY_MS = 200;
     private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration SEAL_TIMEOUT = Duration.ofSeconds(180);
 
@@ -54,7 +56,30 @@ final class BenchRun {
         this.runId = runId;
     }
 
+    /** What a run's app and producer are, for its producing phase. */
+    record Live(CoalescingMode mode, MvsinkConfig config, Map<String, Object> client, ShardMetrics metrics,
+                BlobStore blobs, WorkloadRunner runner) {
+    }
+
+    /** What a producing phase sent, over how long, and what the app had read by its end. */
+    record Produced(long sent, double seconds, long processed) {
+    }
+
+    /** The producing phase of a run: sends the workload through the live run's runner. */
+    interface Producing {
+        Produced produce(Live live) throws Exception;
+    }
+
+    /** The steady bench's mode: {@link #run(CoalescingMode, Producing)} at the options' rate for their duration. */
     BenchFigures run(CoalescingMode mode) throws Exception {
+        return run(mode, this::steady);
+    }
+
+    /**
+     * A fresh app in {@code mode}, running until it is RUNNING; then {@code producing} sends the
+     * workload; then the run seals through the last update, reads the snapshot back and measures.
+     */
+    BenchFigures run(CoalescingMode mode, Producing producing) throws Exception {
         MvsinkConfig config = new MvsinkConfig(properties(mode));
         Map<String, Object> client = Map.of("bootstrap.servers", stack.bootstrapServers());
         try (Admin admin = Admin.create(client)) {
@@ -66,27 +91,19 @@ final class BenchRun {
         SubscriberProbe probe = null;
         try (MvsinkApp.Dependencies deps = Wiring.dependencies(config);
              MvsinkApp app = new MvsinkApp(config, deps);
-             CorrectionProducer producer = new CorrectionProducer(client, config.correctionsTopic(), subject, deps.registry())) {
+             CorrectionProducer producer = new CorrectionProducer(producerProps(client, config), config.correctionsTopic(),
+                 subject, deps.registry())) {
             deps.registry().register(subject, Workload.ROW_SCHEMA);
             deps.registry().setCompatibility(subject, "BACKWARD");
             app.start();
             awaitRunning(app, mode);
             probe = options.subscribe() ? SubscriberProbe.start(config, subject) : null;
-            Progress progress = new Progress(mode, options.durationSeconds(), app.metrics(), deps.blobs());
             long blobsBefore = deps.blobs().writeRequests();
 
             WorkloadRunner runner = new WorkloadRunner(producer, workload, Time.SYSTEM);
-            long startNanos = System.nanoTime();
-            CompletableFuture<Long> producing = CompletableFuture.supplyAsync(() -> runner.run(
-                options.rate(), options.durationSeconds() * 1000, Long.MAX_VALUE, PROGRESS_EVERY_MS, n -> { }));
-            while (!producing.isDone()) {
-                progress.print(runner.sent(), "producing");
-                Thread.sleep(1000);
-            }
-            long sent = producing.join();
-            double producingSeconds = (System.nanoTime() - startNanos) / 1e9;
-            long processed = app.metrics().updates();
+            Produced produced = producing.produce(new Live(mode, config, client, app.metrics(), deps.blobs(), runner));
 
+            Progress progress = new Progress(mode, options.durationSeconds(), app.metrics(), deps.blobs());
             long upper = runner.sealThrough(config.batchIntervalMs());
             ShardState state = awaitSeal(config, client, upper, SEAL_TIMEOUT,
                 () -> progress.print(runner.sent(), "sealing"));
@@ -105,13 +122,38 @@ final class BenchRun {
                 subscribers.add(probe.finish(mode.configName(), "steady", options.intervalMs(), state.upper(),
                     SEAL_TIMEOUT, diffs, model));
             }
-            return figures(mode, app.metrics(), sent, processed, producingSeconds, blobWrites, consensus,
-                snapshot.size(), snapshot.equals(model));
+            return figures(mode, app.metrics(), produced, blobWrites, consensus, snapshot.size(), snapshot.equals(model));
         } finally {
             if (probe != null) {
                 probe.close();
             }
         }
+    }
+
+    /** The steady bench's producing phase: the options' rate for their duration. */
+    private Produced steady(Live live) throws InterruptedException {
+        Progress progress = new Progress(live.mode(), options.durationSeconds(), live.metrics(), live.blobs());
+        long startNanos = System.nanoTime();
+        CompletableFuture<Long> producing = CompletableFuture.supplyAsync(() -> live.runner().run(
+            options.rate(), options.durationSeconds() * 1000, Long.MAX_VALUE, PROGRESS_EVERY_MS, n -> { }));
+        while (!producing.isDone()) {
+            progress.print(live.runner().sent(), "producing");
+            Thread.sleep(1000);
+        }
+        long sent = producing.join();
+        return new Produced(sent, (System.nanoTime() - startNanos) / 1e9, live.metrics().updates());
+    }
+
+    /** The producer's client settings: its own client id, which names its I/O thread. */
+    private Map<String, Object> producerProps(Map<String, Object> client, MvsinkConfig config) {
+        Map<String, Object> props = new HashMap<>(client);
+        props.put("client.id", producerClientId(config));
+        return props;
+    }
+
+    /** The client id of the bench's producer for {@code config}'s app. */
+    static String producerClientId(MvsinkConfig config) {
+        return config.applicationId() + "-bench-producer";
     }
 
     /** What the subscribers of the modes run so far measured, in order. */
@@ -179,10 +221,9 @@ final class BenchRun {
         }
     }
 
-    private static BenchFigures figures(CoalescingMode mode, ShardMetrics m, long sent, long processed,
-                                        double producingSeconds, long blobWrites, ConsensusFigures c,
-                                        int snapshotRows, boolean equal) {
-        return new BenchFigures(mode.configName(), sent, processed, producingSeconds, blobWrites,
+    private static BenchFigures figures(CoalescingMode mode, ShardMetrics m, Produced p, long blobWrites,
+                                        ConsensusFigures c, int snapshotRows, boolean equal) {
+        return new BenchFigures(mode.configName(), p.sent(), p.processed(), p.seconds(), blobWrites,
             c.appends(), c.intervals(), c.batches(), c.parts(), c.diffBytes(),
             m.sealLatency().percentile(50), m.sealLatency().percentile(99), m.sealLatency().max(),
             m.barrierTimeouts(), m.batchesBuilt(), m.participants(), m.recontributions(), m.mismatches(),

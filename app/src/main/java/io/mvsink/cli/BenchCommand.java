@@ -6,7 +6,9 @@ import io.mvsink.bench.BenchOptions;
 import io.mvsink.bench.CatchUpBench;
 import io.mvsink.bench.CatchUpOptions;
 import io.mvsink.bench.CatchUpWorkload;
+import io.mvsink.bench.MaxRateBench;
 import io.mvsink.bench.MemoryBench;
+import io.mvsink.bench.RateSteps;
 import io.mvsink.config.MvsinkConfig;
 import io.mvsink.bench.QuietBench;
 import java.nio.file.Path;
@@ -28,9 +30,13 @@ import picocli.CommandLine.Option;
         + "on and off; blob PUTs per seal (part writes and all writes, merges included) and consensus bytes per seal.",
     "memory: a backlog preloaded once on --partitions (64 unless given), then mvsink (barrier) catching it up from "
         + "scratch with RocksDB unbounded and bounded by --rocksdb-memory-bytes, each in its own JVM with -Xmx of "
-        + "--heap; max RSS and CPU side by side."})
+        + "--heap; max RSS and CPU side by side.",
+    "max-rate: per mode, the steady workload at rising rates (--rate-steps: a start, times a factor, up to a max), "
+        + "--step-s each, until a step fails (seal p99 above 2 batch intervals, or a seal lag that grows by more than "
+        + "2 intervals); the highest rate that passed, with the app's CPU, blob writes per interval and batches per "
+        + "append there."})
 final class BenchCommand implements Callable<Integer> {
-    @Option(names = "--scenario", defaultValue = "steady", paramLabel = "steady|catch-up|quiet|memory",
+    @Option(names = "--scenario", defaultValue = "steady", paramLabel = "steady|catch-up|quiet|memory|max-rate",
         description = "Which benchmark (default ${DEFAULT-VALUE}).")
     String scenario;
 
@@ -38,8 +44,17 @@ final class BenchCommand implements Callable<Integer> {
         description = "steady: seconds of producing per mode; quiet: per run (default ${DEFAULT-VALUE}).")
     long durationSeconds;
 
+    @Option(names = "--step-s", defaultValue = "60",
+        description = "max-rate: seconds each rate is held (default ${DEFAULT-VALUE}).")
+    long stepSeconds;
+
     @Option(names = "--rate", defaultValue = "2000", description = "steady: updates per second (default ${DEFAULT-VALUE}).")
     double rate;
+
+    @Option(names = "--rate-steps", defaultValue = "4000,2,32000", split = ",", paramLabel = "START,FACTOR,MAX",
+        description = "max-rate: the first step's updates per second, each next step's rate over the previous one's "
+            + "(above 1), and the highest rate tried (default ${DEFAULT-VALUE}).")
+    List<Double> rateSteps;
 
     @Option(names = "--quiet-rate", defaultValue = "20",
         description = "quiet: updates per second of the quiet shard (default ${DEFAULT-VALUE}).")
@@ -107,7 +122,8 @@ final class BenchCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--warmup-s", defaultValue = "15",
-        description = "steady: seconds of an unmeasured run of the first mode before the measured ones (default ${DEFAULT-VALUE}).")
+        description = "steady, max-rate: seconds of an unmeasured run of the first mode before the measured ones (default "
+            + "${DEFAULT-VALUE}).")
     long warmupSeconds;
 
     @Option(names = "--subscribe",
@@ -130,12 +146,25 @@ final class BenchCommand implements Callable<Integer> {
         if (scenario.equals("quiet")) {
             return QuietBench.run(durationSeconds, quietRate, partitions, threads, intervalMs, out);
         }
+        if (scenario.equals("max-rate")) {
+            RateSteps steps = rateSteps();
+            return MaxRateBench.run(new BenchOptions(steps.stepSeconds(), steps.startRate(), partitions, threads, parsed,
+                intervalMs, out, warmupSeconds, false), steps);
+        }
         if (!scenario.equals("steady")) {
             throw new IllegalArgumentException("--scenario: unknown scenario '" + scenario
-                + "' (steady, catch-up, quiet, memory)");
+                + "' (steady, catch-up, quiet, memory, max-rate)");
         }
         return Bench.run(new BenchOptions(durationSeconds, rate, partitions, threads, parsed, intervalMs, out, warmupSeconds,
             subscribe));
+    }
+
+    /** The max-rate scenario's steps as parsed. */
+    RateSteps rateSteps() {
+        if (rateSteps.size() != 3) {
+            throw new IllegalArgumentException("--rate-steps: three numbers START,FACTOR,MAX, not " + rateSteps);
+        }
+        return new RateSteps(rateSteps.get(0), rateSteps.get(1), rateSteps.get(2), stepSeconds);
     }
 
     /** The catch-up scenario's options as parsed. */

@@ -35,6 +35,19 @@ class BenchCommandTest {
     }
 
     @Test
+    void shouldTakeTheMaxRateStepsAndRefuseAFactorThatCannotRiseNamingTheOption() {
+        assertEquals(List.of(1000.0, 3000.0, 9000.0),
+            parse("--scenario", "max-rate", "--rate-steps", "1000,3,10000", "--step-s", "20").rateSteps().rates());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> parse("--scenario", "max-rate", "--rate-steps", "4000,1,32000").rateSteps());
+        assertTrue(e.getMessage().startsWith("--rate-steps: the factor must be above 1"), e.getMessage());
+        assertEquals(List.of(4000.0, 8000.0, 16000.0, 32000.0), parse("--scenario", "max-rate").rateSteps().rates());
+        e = assertThrows(IllegalArgumentException.class,
+            () -> parse("--scenario", "max-rate", "--rate-steps", "4000,2").rateSteps());
+        assertTrue(e.getMessage().startsWith("--rate-steps: three numbers"), e.getMessage());
+    }
+
+    @Test
     void shouldRefuseAnUnknownWorkloadNamingTheOption() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> parse("--scenario", "catch-up", "--workload", "wider").catchUpOptions());
