@@ -146,8 +146,7 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
      */
     Contributor.Chunk read(long lower, long upper, byte[] from, long maxBytes) {
         writePending();
-        Consolidation chunk = new Consolidation();
-        long bytes = 0;
+        CellReader chunk = new CellReader(lower, upper);
         long lastCell = 0;
         boolean any = false;
         byte[] start = from == null ? BufferKey.timeFloor(cellOf(lower)) : from;
@@ -159,16 +158,95 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
                     break;
                 }
                 long cell = cellOf(keyTime);
-                if (any && bytes >= maxBytes && (cell != lastCell || bytes >= 2 * maxBytes)) {
+                if (any && cell != lastCell) {
+                    chunk.endCell();
+                }
+                if (any && chunk.bytes() >= maxBytes && (cell != lastCell || chunk.bytes() >= 2 * maxBytes)) {
                     return new Contributor.Chunk(chunk.updates(), key);
                 }
                 byte[] value = it.next().value;
                 lastCell = cell;
                 any = true;
-                bytes += chunk.addAll(key, value, lower, upper);
+                chunk.add(key, value);
             }
         }
         return new Contributor.Chunk(chunk.updates(), null);
+    }
+
+    /**
+     * A chunk's updates, consolidated one grid interval (cell) at a time: the stored entries of a cell
+     * hold no time of another, so consolidating within cells consolidates the chunk, and the cells come
+     * in time order. A cell stored as one block (the usual case: a cell's updates arrive between two
+     * writes) is already consolidated and sorted (one entry per row and time, none zero: {@link
+     * #writePending}), and is decoded as it is; a cell of several entries is consolidated.
+     */
+    private final class CellReader {
+        private final long lower;
+        private final long upper;
+        private final List<Update> out = new ArrayList<>();
+        private final List<byte[]> keys = new ArrayList<>(2);
+        private final List<byte[]> values = new ArrayList<>(2);
+        private long bytes;
+
+        CellReader(long lower, long upper) {
+            this.lower = lower;
+            this.upper = upper;
+        }
+
+        void add(byte[] key, byte[] value) {
+            keys.add(key);
+            values.add(value);
+            bytes += bytesIn(key, value);
+        }
+
+        /** The rows' bytes read so far (as {@code ContributionData} counts them), before consolidation. */
+        long bytes() {
+            return bytes;
+        }
+
+        /** The bytes of the updates in {@code [lower, upper)} that one stored entry holds, read without copying rows. */
+        private long bytesIn(byte[] key, byte[] value) {
+            if (!isBlock(key)) {
+                long time = BufferKey.time(key);
+                return time >= lower && time < upper ? key.length - BufferKey.HEADER + UPDATE_OVERHEAD : 0;
+            }
+            ByteBuffer in = ByteBuffer.wrap(value);
+            int count = in.getInt();
+            int position = BLOCK_HEADER;
+            long total = 0;
+            for (int i = 0; i < count; i++) {
+                long time = in.getLong(position);
+                int length = in.getInt(position + ENTRY_HEADER - 4);
+                if (time >= lower && time < upper) {
+                    total += length + UPDATE_OVERHEAD;
+                }
+                position += ENTRY_HEADER + length;
+            }
+            return total;
+        }
+
+        void endCell() {
+            if (keys.size() == 1 && isBlock(keys.get(0))) {
+                forEach(keys.get(0), values.get(0), (time, schemaId, row, diff) -> {
+                    if (time >= lower && time < upper) {
+                        out.add(new Update(time, schemaId, row, diff));
+                    }
+                });
+            } else if (!keys.isEmpty()) {
+                Consolidation cell = new Consolidation();
+                for (int i = 0; i < keys.size(); i++) {
+                    cell.addAll(keys.get(i), values.get(i), lower, upper);
+                }
+                out.addAll(cell.updates());
+            }
+            keys.clear();
+            values.clear();
+        }
+
+        List<Update> updates() {
+            endCell();
+            return out;
+        }
     }
 
     /**
