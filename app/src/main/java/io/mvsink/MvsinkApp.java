@@ -76,6 +76,12 @@ public final class MvsinkApp implements AutoCloseable {
      * (docs/BENCH.md, "Launch to first append"). The restore consumer keeps the default.
      */
     static final int MAIN_CONSUMER_FETCH_BYTES = 64 * 1024;
+    /**
+     * Kafka Streams' commit interval unless {@code streams.commit.interval.ms} sets one (exactly-once's
+     * default is 100 ms): every commit flushes each task's stores and ends each thread's transaction,
+     * while what must become visible soon (a report, a seal) asks for its own commit.
+     */
+    static final long COMMIT_INTERVAL_MS = 1000;
 
     /**
      * The app's own lifecycle: CREATED → STARTED (its stream threads exist; they run or failed) →
@@ -140,9 +146,16 @@ public final class MvsinkApp implements AutoCloseable {
             throw new IllegalStateException("mvsink app for shard " + config.shard() + " already "
                 + (lifecycle == Lifecycle.STARTED ? "started" : "closed"));
         }
-        RegistryReadiness.await(deps.registry(), config.rowSubject(),
-            config.getString(MvsinkConfig.REGISTRY_URL), config.getLong(MvsinkConfig.REGISTRY_STARTUP_TIMEOUT_MS),
-            deps.time());
+        // the blob store may still be starting (Wiring.dependencies): these steps run meanwhile, and a
+        // store that failed to start is the error reported, whatever failed here after it
+        BlobStore blobs = deps.blobs();
+        try {
+            RegistryReadiness.await(deps.registry(), config.rowSubject(),
+                config.getString(MvsinkConfig.REGISTRY_URL), config.getLong(MvsinkConfig.REGISTRY_STARTUP_TIMEOUT_MS),
+                deps.time(), blobs::throwIfStartFailed);
+        } catch (RuntimeException e) {
+            throw blobFailureFirst(blobs, e);
+        }
         LaunchLog.step("registry ready");
         admin = Admin.create(clientProps());
         int partitions;
@@ -153,14 +166,17 @@ public final class MvsinkApp implements AutoCloseable {
             partitions = setup.partitions();
             bound = recordBound(setup.consensusMaxMessageBytes());
             LaunchLog.step("topics ready: {} partitions, records up to {} bytes", partitions, bound.bytes());
-            requireShardPlacement(partitions);
+            ShardState state = ConsensusReader.read(clientProps(), config.consensusTopic(), config.shard(), CONSENSUS_READ);
             LaunchLog.step("consensus topic read");
             owner = Wiring.blobOwner(config, admin);
             LaunchLog.step("blob owner {}", owner.value());
+            blobs.awaitStarted();
+            LaunchLog.step("blob store started");
+            requireShardPlacement(state, partitions);
         } catch (RuntimeException e) {
             admin.close(Duration.ofSeconds(5));
             admin = null;
-            throw e;
+            throw blobFailureFirst(blobs, e);
         }
         deps.batches().addShard(new ShardSink(config.shard(), config.blobPrefix(), owner.value(),
             deps.metrics(), inlineMaxBytes(config.inlineMaxBytes(), partitions, bound)), new RangeMinter(config.batchIntervalMs(), config.getLong(MvsinkConfig.RANGE_TARGET_BYTES)));
@@ -207,10 +223,26 @@ public final class MvsinkApp implements AutoCloseable {
      * Refuses to start a shard whose state the consensus topic holds with another partition count or
      * another location of its parts (before any stream thread could write a part or seal anything).
      */
-    private void requireShardPlacement(int partitions) {
-        ShardState state = ConsensusReader.read(clientProps(), config.consensusTopic(), config.shard(), CONSENSUS_READ);
+    private void requireShardPlacement(ShardState state, int partitions) {
         ShardPlacement.require(state, topics.corrections(), partitions, deps.blobs().location(),
             MvsinkConfig.BLOB_CONTAINER);
+    }
+
+    /**
+     * What to throw for {@code failure} of a start-up step: the blob store's own failure to start if it
+     * has one (waiting for its build, which its retries bound), with {@code failure} suppressed, since
+     * a store that cannot start is what the operator must fix first; otherwise {@code failure}.
+     */
+    private static RuntimeException blobFailureFirst(BlobStore blobs, RuntimeException failure) {
+        try {
+            blobs.awaitStarted();
+        } catch (RuntimeException blobFailure) {
+            if (blobFailure != failure) {
+                blobFailure.addSuppressed(failure);
+            }
+            return blobFailure;
+        }
+        return failure;
     }
 
     /**
@@ -326,6 +358,9 @@ public final class MvsinkApp implements AutoCloseable {
             props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG),
                 MAIN_CONSUMER_FETCH_BYTES);
         }
+        // commits are asked for when a report or a seal must become visible (CorrectionProcessor,
+        // AppenderProcessor); the interval only bounds what a crash replays (docs/ARCHITECTURE.md, "Commits")
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL_MS);
         props.putAll(overrides);
         TopicSettings topicSettings = topicSettings();
         topicSettings.replication().ifPresent(r -> props.putIfAbsent(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) r));

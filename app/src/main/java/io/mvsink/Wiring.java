@@ -8,6 +8,7 @@ import io.mvsink.blob.AzureBlobStore;
 import io.mvsink.blob.BlobException;
 import io.mvsink.blob.BlobOwner;
 import io.mvsink.blob.BlobStore;
+import io.mvsink.blob.StartingBlobStore;
 import io.mvsink.blob.BlobStoreSettings;
 import io.mvsink.blob.BlobUnavailableException;
 import io.mvsink.config.BlobAccess;
@@ -138,8 +139,13 @@ public final class Wiring {
     /** The real dependencies of one app: registry client, Azure blob store, batch coalescer, fresh metrics, system time. */
     public static MvsinkApp.Dependencies dependencies(MvsinkConfig config) {
         LaunchLog.step("configured");
-        BlobStore blobs = blobs(config);
-        LaunchLog.step("blob store ready");
+        // built meanwhile: the app's start prepares its Kafka topics while the Azure SDK loads and
+        // checks the container, and waits for it before anything reads or writes blobs (MvsinkApp.start)
+        BlobStore blobs = StartingBlobStore.start(() -> {
+            BlobStore store = blobs(config);
+            LaunchLog.step("blob store ready");
+            return store;
+        });
         SchemaRegistry registry = registry(config);
         return new MvsinkApp.Dependencies(registry, blobs, batches(config, blobs, registry, Time.SYSTEM),
             new ShardMetrics(config.shard()), Time.SYSTEM);

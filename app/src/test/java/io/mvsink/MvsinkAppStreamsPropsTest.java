@@ -73,4 +73,10 @@ class MvsinkAppStreamsPropsTest {
         assertFalse(bare.containsKey(MAIN_FETCH));
         assertEquals("262144", bare.get(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG));
     }
+
+    @Test
+    void shouldCommitEverySecondUnlessTheUserSetsAnInterval() {
+        assertEquals(1000L, streamsProps().get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG));
+        assertEquals("250", streamsProps("streams.commit.interval.ms", "250").get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG));
+    }
 }

@@ -79,7 +79,7 @@ public final class CatchUpBench {
         for (CoalescingMode mode : options.modes()) {
             System.err.println("bench: mvsink " + mode.configName() + " on the "
                 + CatchUpFigures.grid(options.intervalMs()) + " grid");
-            figures.add(runner.mvsink(mode, options.intervalMs(), "default"));
+            figures.add(runner.mvsink(mode, options.intervalMs(), options.heap()));
         }
         if (options.wideIntervalMs() > 0) {
             System.err.println("bench: mvsink barrier on the " + CatchUpFigures.grid(options.wideIntervalMs())
@@ -167,6 +167,7 @@ public final class CatchUpBench {
         Map<String, Object> opts = backlogOptions("catch-up", options);
         opts.put("wide_interval_ms", options.wideIntervalMs());
         opts.put("wide_heap", options.wideHeap());
+        opts.put("heap", options.heap());
         opts.put("modes", options.modes().stream().map(CoalescingMode::configName).toList());
         opts.put("subscribe", options.subscribe());
         opts.put("workloads", options.workloads().stream().map(CatchUpWorkload::label).toList());

@@ -21,7 +21,7 @@ import java.util.List;
 public record CatchUpOptions(long updates, int partitions, int threads, List<CoalescingMode> modes,
                              long intervalMs, long wideIntervalMs, String wideHeap, int updatesPerStep,
                              boolean skipReference, Duration runTimeout, Path out, boolean subscribe,
-                             List<CatchUpWorkload> workloads) {
+                             List<CatchUpWorkload> workloads, String heap) {
     public CatchUpOptions {
         if (updates < 1 || partitions < 1 || threads < 1 || intervalMs < 1 || wideIntervalMs < 0 || updatesPerStep < 1
             || runTimeout.isNegative() || runTimeout.isZero()) {

@@ -51,6 +51,17 @@ public interface BlobStore extends AutoCloseable {
     /** Bytes of payload sent by write requests so far, retries included. */
     long bytesWritten();
 
+    /**
+     * Returns once the store can serve requests, or throws what stopped it from starting. A store
+     * built ready returns at once; {@link StartingBlobStore} waits for its build.
+     */
+    default void awaitStarted() {
+    }
+
+    /** Throws what stopped the store from starting if that is already known; never waits. */
+    default void throwIfStartFailed() {
+    }
+
     @Override
     void close();
 }

@@ -98,8 +98,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--partitions", description = "Corrections partitions (default 8; memory: 64).")
     Integer partitions;
 
-    @Option(names = "--heap", defaultValue = "512m",
-        description = "memory: -Xmx of both runs' JVMs (default ${DEFAULT-VALUE}).")
+    @Option(names = "--heap",
+        description = "memory: -Xmx of both runs' JVMs (default 512m); catch-up: -Xmx of each mvsink run on the "
+            + "--interval-ms grid (default: the JVM's own), e.g. 512m for a 5M-update backlog under a fixed heap.")
     String heap;
 
     @Option(names = "--rocksdb-memory-bytes", defaultValue = "" + MvsinkConfig.ROCKSDB_MEMORY_DEFAULT,
@@ -136,7 +137,8 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         List<CoalescingMode> parsed = modes.stream().map(BenchCommand::mode).toList();
         if (scenario.equals("memory")) {
-            return MemoryBench.run(catchUp(partitions == null ? 64 : partitions, List.of(CoalescingMode.BARRIER)), heap,
+            return MemoryBench.run(catchUp(partitions == null ? 64 : partitions, List.of(CoalescingMode.BARRIER)),
+                heap == null ? "512m" : heap,
                 rocksdbMemoryBytes);
         }
         int partitions = this.partitions == null ? 8 : this.partitions;
@@ -175,7 +177,7 @@ final class BenchCommand implements Callable<Integer> {
     private CatchUpOptions catchUp(int partitions, List<CoalescingMode> parsed) {
         return new CatchUpOptions(updates, partitions, threads, parsed, intervalMs, wideIntervalMs, wideHeap,
             updatesPerProgress, skipReference, Duration.ofSeconds(runTimeoutSeconds), out, subscribe,
-            CatchUpWorkload.parse(workload));
+            CatchUpWorkload.parse(workload), heap == null ? "default" : heap);
     }
 
     private static CoalescingMode mode(String name) {

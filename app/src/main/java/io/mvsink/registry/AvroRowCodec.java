@@ -27,6 +27,7 @@ public final class AvroRowCodec {
     private final String subject;
     private final Map<Schema, Writer> writers = new ConcurrentHashMap<>();
     private final Map<Integer, DatumReader<GenericRecord>> readers = new ConcurrentHashMap<>();
+    private final Map<Integer, RowValidator> validators = new ConcurrentHashMap<>();
 
     private record Writer(int schemaId, DatumWriter<GenericRecord> datumWriter) {
     }
@@ -93,14 +94,34 @@ public final class AvroRowCodec {
     }
 
     /**
-     * Decodes {@code framed} fully and returns its writer schema id if it is well formed.
+     * Walks {@code framed} under its writer schema without building the row ({@link RowValidator}:
+     * it accepts what {@link #deserialize} accepts) and returns its writer schema id if it is well formed.
      *
      * @throws BadWireFormatException with reason {@code too-short}, {@code bad-magic} or {@code undecodable}
      * @throws UnknownSchemaException the registry has no schema with the value's id
      */
     public int validate(byte[] framed) {
-        deserialize(framed);
-        return WireFormat.schemaId(framed);
+        int id = WireFormat.schemaId(framed);
+        RowValidator validator = validators.get(id);
+        if (validator == null) {
+            validator = new RowValidator(registry.schemaById(id));
+            RowValidator raced = validators.putIfAbsent(id, validator);
+            validator = raced != null ? raced : validator;
+        }
+        int length = framed.length - WireFormat.HEADER_SIZE;
+        BoundedDecoder decoder = new BoundedDecoder(
+                DecoderFactory.get().binaryDecoder(framed, WireFormat.HEADER_SIZE, length, null), length);
+        boolean consumed;
+        try {
+            validator.walk(decoder);
+            consumed = decoder.isEnd();
+        } catch (IOException | RuntimeException e) {
+            throw undecodable(id, framed, e.toString(), e);
+        }
+        if (!consumed) {
+            throw undecodable(id, framed, "trailing bytes after the value", null);
+        }
+        return id;
     }
 
     private Writer writer(Schema schema) {

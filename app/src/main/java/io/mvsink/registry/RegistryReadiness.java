@@ -23,6 +23,15 @@ public final class RegistryReadiness {
      * @throws RegistryException unreachable for {@code timeoutMs}, or refusing the request (e.g. 401)
      */
     public static void await(SchemaRegistry registry, String subject, String url, long timeoutMs, Time time) {
+        await(registry, subject, url, timeoutMs, time, () -> { });
+    }
+
+    /**
+     * As {@link #await(SchemaRegistry, String, String, long, Time)}, running {@code beforeRetry} before
+     * each retry: a check of something else that starts meanwhile, which may throw to stop the wait.
+     */
+    public static void await(SchemaRegistry registry, String subject, String url, long timeoutMs, Time time,
+                             Runnable beforeRetry) {
         long deadline = time.milliseconds() + timeoutMs;
         int attempts = 0;
         while (true) {
@@ -43,6 +52,7 @@ public final class RegistryReadiness {
                 }
                 LOG.warn("schema registry at {} not reachable yet ({}); retrying for {} ms more", url,
                     e.getMessage(), left);
+                beforeRetry.run();
                 time.sleep(Math.min(RETRY_MS, left));
             } catch (UnknownSchemaException e) {
                 throw new RegistryRequestException("schema registry at " + url + " answered 'not found' to its "

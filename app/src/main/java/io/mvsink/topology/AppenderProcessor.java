@@ -215,6 +215,8 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
         recordGrace(diff.getAppendedAtMs());
         ledger.apply(diff);
         forward(ConsensusKeys.diff(sink.shard(), diff.getSeqno()), value, diff.getAppendedAtMs());
+        // a seal counts once it commits: ask for the commit now rather than at the commit interval
+        context.commit();
         sink.metrics().liveBatches(ledger.model().batches().size());
         if (ledger.rollupDue(upkeep.rollupAppends())) {
             rollUp(diff.getAppendedAtMs());

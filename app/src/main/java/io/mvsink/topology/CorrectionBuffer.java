@@ -4,9 +4,9 @@ import io.mvsink.batch.Update;
 import io.mvsink.protocol.Contributor;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
@@ -55,7 +55,8 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
     private static final int ENTRY_HEADER = 24;
 
     private final long width;
-    private final TreeMap<Bytes, long[]> pending = new TreeMap<>();
+    /** Updates since the last write, consolidated; hashed on add, sorted once when written (a tree cost a search per add). */
+    private final HashMap<Bytes, long[]> pending = new HashMap<>();
     private long pendingBytes;
     private long nextSequence = -1;
     private long entries;
@@ -145,8 +146,7 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
      */
     Contributor.Chunk read(long lower, long upper, byte[] from, long maxBytes) {
         writePending();
-        Consolidation chunk = new Consolidation();
-        long bytes = 0;
+        CellReader chunk = new CellReader(lower, upper);
         long lastCell = 0;
         boolean any = false;
         byte[] start = from == null ? BufferKey.timeFloor(cellOf(lower)) : from;
@@ -158,16 +158,95 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
                     break;
                 }
                 long cell = cellOf(keyTime);
-                if (any && bytes >= maxBytes && (cell != lastCell || bytes >= 2 * maxBytes)) {
+                if (any && cell != lastCell) {
+                    chunk.endCell();
+                }
+                if (any && chunk.bytes() >= maxBytes && (cell != lastCell || chunk.bytes() >= 2 * maxBytes)) {
                     return new Contributor.Chunk(chunk.updates(), key);
                 }
                 byte[] value = it.next().value;
                 lastCell = cell;
                 any = true;
-                bytes += chunk.addAll(key, value, lower, upper);
+                chunk.add(key, value);
             }
         }
         return new Contributor.Chunk(chunk.updates(), null);
+    }
+
+    /**
+     * A chunk's updates, consolidated one grid interval (cell) at a time: the stored entries of a cell
+     * hold no time of another, so consolidating within cells consolidates the chunk, and the cells come
+     * in time order. A cell stored as one block (the usual case: a cell's updates arrive between two
+     * writes) is already consolidated and sorted (one entry per row and time, none zero: {@link
+     * #writePending}), and is decoded as it is; a cell of several entries is consolidated.
+     */
+    private final class CellReader {
+        private final long lower;
+        private final long upper;
+        private final List<Update> out = new ArrayList<>();
+        private final List<byte[]> keys = new ArrayList<>(2);
+        private final List<byte[]> values = new ArrayList<>(2);
+        private long bytes;
+
+        CellReader(long lower, long upper) {
+            this.lower = lower;
+            this.upper = upper;
+        }
+
+        void add(byte[] key, byte[] value) {
+            keys.add(key);
+            values.add(value);
+            bytes += bytesIn(key, value);
+        }
+
+        /** The rows' bytes read so far (as {@code ContributionData} counts them), before consolidation. */
+        long bytes() {
+            return bytes;
+        }
+
+        /** The bytes of the updates in {@code [lower, upper)} that one stored entry holds, read without copying rows. */
+        private long bytesIn(byte[] key, byte[] value) {
+            if (!isBlock(key)) {
+                long time = BufferKey.time(key);
+                return time >= lower && time < upper ? key.length - BufferKey.HEADER + UPDATE_OVERHEAD : 0;
+            }
+            ByteBuffer in = ByteBuffer.wrap(value);
+            int count = in.getInt();
+            int position = BLOCK_HEADER;
+            long total = 0;
+            for (int i = 0; i < count; i++) {
+                long time = in.getLong(position);
+                int length = in.getInt(position + ENTRY_HEADER - 4);
+                if (time >= lower && time < upper) {
+                    total += length + UPDATE_OVERHEAD;
+                }
+                position += ENTRY_HEADER + length;
+            }
+            return total;
+        }
+
+        void endCell() {
+            if (keys.size() == 1 && isBlock(keys.get(0))) {
+                forEach(keys.get(0), values.get(0), (time, schemaId, row, diff) -> {
+                    if (time >= lower && time < upper) {
+                        out.add(new Update(time, schemaId, row, diff));
+                    }
+                });
+            } else if (!keys.isEmpty()) {
+                Consolidation cell = new Consolidation();
+                for (int i = 0; i < keys.size(); i++) {
+                    cell.addAll(keys.get(i), values.get(i), lower, upper);
+                }
+                out.addAll(cell.updates());
+            }
+            keys.clear();
+            values.clear();
+        }
+
+        List<Update> updates() {
+            endCell();
+            return out;
+        }
     }
 
     /**
@@ -206,9 +285,9 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
     int trimBelow(long from, long upper) {
         List<Bytes> keys = new ArrayList<>();
         // none in practice (a task contributes, so writes, a range before it can be sealed), but the contract holds
-        var sealedPending = pending.headMap(Bytes.wrap(BufferKey.timeFloor(upper)));
-        int removedPending = sealedPending.size();
-        sealedPending.clear();
+        int before = pending.size();
+        pending.keySet().removeIf(key -> BufferKey.time(key.get()) < upper);
+        int removedPending = before - pending.size();
         int removed = 0;
         try (KeyValueIterator<Bytes, byte[]> it = store().range(
                 Bytes.wrap(BufferKey.timeFloor(cellOf(from))), Bytes.wrap(BufferKey.timeFloor(upper)))) {
@@ -254,9 +333,11 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
         if (nextSequence < 0) {
             nextSequence = largestSequence() + 1;
         }
+        List<Map.Entry<Bytes, long[]>> sorted = new ArrayList<>(pending.entrySet());
+        sorted.sort(Map.Entry.comparingByKey());
         List<Map.Entry<Bytes, long[]>> block = new ArrayList<>();
         long cell = 0;
-        for (Map.Entry<Bytes, long[]> e : pending.entrySet()) {
+        for (Map.Entry<Bytes, long[]> e : sorted) {
             long entryCell = cellOf(BufferKey.time(e.getKey().get()));
             if (!block.isEmpty() && entryCell != cell) {
                 writeBlock(cell, block);
@@ -341,7 +422,7 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
 
     /** The updates of one chunk, consolidated across the entries they came from. */
     private static final class Consolidation {
-        private final TreeMap<Bytes, Update[]> byKey = new TreeMap<>();
+        private final HashMap<Bytes, Update[]> byKey = new HashMap<>();
         private final List<Update> overflowed = new ArrayList<>();
 
         /** Adds the updates of one stored entry in {@code [lower, upper)}; returns their bytes. */
@@ -373,10 +454,12 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
         }
 
         List<Update> updates() {
+            List<Map.Entry<Bytes, Update[]>> sorted = new ArrayList<>(byKey.entrySet());
+            sorted.sort(Map.Entry.comparingByKey());
             List<Update> out = new ArrayList<>(byKey.size() + overflowed.size());
-            for (Update[] slot : byKey.values()) {
-                if (slot[0].diff() != 0) {
-                    out.add(slot[0]);
+            for (Map.Entry<Bytes, Update[]> slot : sorted) {
+                if (slot.getValue()[0].diff() != 0) {
+                    out.add(slot.getValue()[0]);
                 }
             }
             out.addAll(overflowed);

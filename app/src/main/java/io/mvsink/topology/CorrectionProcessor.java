@@ -153,6 +153,8 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
             sink.time().milliseconds()), StoreNames.REPORTS_SINK);
         progress.setReportedUpTo(upper);
         saveProgress();
+        // the appender sees the report once this transaction commits: ask for it now, not at the commit interval
+        context.commit();
     }
 
     private void trim() {

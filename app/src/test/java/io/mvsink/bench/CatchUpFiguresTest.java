@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class CatchUpFiguresTest {
     private static final CatchUpOptions OPTIONS = new CatchUpOptions(1_000_000, 8, 8,
         List.of(CoalescingMode.NONE, CoalescingMode.BARRIER), 1000, 600_000, "512m", 500, false,
-        Duration.ofHours(1), Path.of("out.json"), false, List.of(CatchUpWorkload.NARROW));
+        Duration.ofHours(1), Path.of("out.json"), false, List.of(CatchUpWorkload.NARROW), "default");
 
     private static CatchUpFigures reference() {
         return new CatchUpFigures(CatchUpFigures.REFERENCE, 0, "default", 1_000_000, true, 50, 40,

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class CatchUpResultTest {
     private static final CatchUpOptions OPTIONS = new CatchUpOptions(1_000, 8, 8, List.of(CoalescingMode.BARRIER),
         1000, 0, "512m", 500, true, Duration.ofHours(1), Path.of("out.json"), false,
-        List.of(CatchUpWorkload.NARROW, CatchUpWorkload.WIDE));
+        List.of(CatchUpWorkload.NARROW, CatchUpWorkload.WIDE), "default");
 
     private static CatchUpFigures sink(String mode, boolean equalsModel, Map<String, Object> jmx) {
         return new CatchUpFigures(mode, 1000, "default", 1_000, true, 10, 5, new ProcSample(100, 1024),

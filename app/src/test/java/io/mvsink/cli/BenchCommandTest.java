@@ -26,6 +26,12 @@ class BenchCommandTest {
     }
 
     @Test
+    void shouldRunCatchUpUnderTheJvmsOwnHeapUnlessOneIsGiven() {
+        assertEquals("default", parse("--scenario", "catch-up").catchUpOptions().heap());
+        assertEquals("512m", parse("--scenario", "catch-up", "--heap", "512m", "--updates", "5000000").catchUpOptions().heap());
+    }
+
+    @Test
     void shouldTakeWideOrBothWorkloads() {
         assertEquals(List.of(CatchUpWorkload.WIDE),
             parse("--scenario", "catch-up", "--workload", "wide").catchUpOptions().workloads());
