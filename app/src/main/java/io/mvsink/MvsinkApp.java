@@ -359,7 +359,7 @@ public final class MvsinkApp implements AutoCloseable {
                 MAIN_CONSUMER_FETCH_BYTES);
         }
         // commits are asked for when a report or a seal must become visible (CorrectionProcessor,
-        // AppenderProcessor); the interval only bounds what a crash replays (docs/ARCHITECTURE.md, "Commits")
+        // AppenderProcessor); the interval only bounds what a crash replays (docs/ARCHITECTURE.md, "Cost per update")
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL_MS);
         props.putAll(overrides);
         TopicSettings topicSettings = topicSettings();

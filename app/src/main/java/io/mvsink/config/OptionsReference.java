@@ -35,7 +35,9 @@ public final class OptionsReference {
             + "takes (its own, a client's unprefixed or after its client prefix, `topic.` and a topic config, "
             + "`client.tag.*`, `metrics.context.*`), its value checked by Kafka's definition; "
             + "`streams.processing.guarantee` may only be `exactly_once_v2` (what mvsink sets; anything else is "
-            + "refused) |\n");
+            + "refused); `streams.commit.interval.ms` is 1000 unless set here (exactly-once's own default is 100: "
+            + "mvsink asks for a commit whenever a report or a seal must become visible, so the interval only bounds "
+            + "what a crash replays) |\n");
         return out.append(END).append('\n').toString();
     }
 
