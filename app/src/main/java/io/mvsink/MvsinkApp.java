@@ -180,11 +180,8 @@ public final class MvsinkApp implements AutoCloseable {
         }
         deps.batches().addShard(new ShardSink(config.shard(), config.blobPrefix(), owner.value(),
             deps.metrics(), inlineMaxBytes(config.inlineMaxBytes(), partitions, bound)), new RangeMinter(config.batchIntervalMs(), config.getLong(MvsinkConfig.RANGE_TARGET_BYTES)));
-        SinkContext sink = new SinkContext(config.shard(), config.rowSubject(),
-            config.batchIntervalMs(), partitions, config.getLong(MvsinkConfig.PUNCTUATE_INTERVAL_MS),
-            config.getLong(MvsinkConfig.RECONTRIBUTE_TIMEOUT_MS),
-            config.getInt(MvsinkConfig.MAX_ROW_BYTES), deps.time(), deps.metrics(), deps.batches(),
-            deps.registry(), upkeep(owner, bound), new AdminPartitionCountProbe(admin, topics.corrections(), PARTITION_PROBE_TIMEOUT),
+        SinkContext sink = new SinkContext(Wiring.sinkSettings(config, partitions), deps.time(), deps.metrics(),
+            deps.batches(), deps.registry(), upkeep(owner, bound), new AdminPartitionCountProbe(admin, topics.corrections(), PARTITION_PROBE_TIMEOUT),
             deps.blobs().location());
         Topology topology = SinkTopology.build(topics, sink);
         Properties props = streamsProps();
@@ -290,10 +287,13 @@ public final class MvsinkApp implements AutoCloseable {
             merge = new BatchMerger(deps.blobs(), deps.registry(), config.rowSubject(),
                 Wiring.encoder(config), config.blobPrefix(), owner.value(), deps.time());
         }
-        return new SinkContext.Upkeep(merge, compactor == null ? Runnable::run : compactor,
-            config.getLong(MvsinkConfig.COMPACTION_MAX_BATCH_BYTES), config.getLong(MvsinkConfig.COMPACTION_SINCE_LAG_MS),
-            config.getInt(MvsinkConfig.ROLLUP_APPENDS), config.getLong(MvsinkConfig.GC_GRACE_MS),
-            config.getInt(MvsinkConfig.INLINE_MERGE_BYTES), bound);
+        return SinkContext.Upkeep.DEFAULT.withMerge(merge, compactor == null ? Runnable::run : compactor)
+            .withMaxBatchBytes(config.getLong(MvsinkConfig.COMPACTION_MAX_BATCH_BYTES))
+            .withSinceLagMs(config.getLong(MvsinkConfig.COMPACTION_SINCE_LAG_MS))
+            .withRollupAppends(config.getInt(MvsinkConfig.ROLLUP_APPENDS))
+            .withGraceMs(config.getLong(MvsinkConfig.GC_GRACE_MS))
+            .withInlineMergeBytes(config.getInt(MvsinkConfig.INLINE_MERGE_BYTES))
+            .withRecordBound(bound);
     }
 
     /** The shard's metrics as JMX shows them (Kafka's metrics, group {@value ShardMetricSet#GROUP}); empty before {@link #start}. */

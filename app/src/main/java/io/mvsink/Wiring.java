@@ -1,6 +1,7 @@
 package io.mvsink;
 
 import io.mvsink.metrics.LaunchLog;
+import io.mvsink.protocol.CoalescerSettings;
 import io.mvsink.protocol.CoalescingMode;
 import io.mvsink.batch.PartEncoder;
 import io.mvsink.protocol.BatchCoalescer;
@@ -17,6 +18,7 @@ import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.registry.RegistryClient;
 import io.mvsink.registry.RegistrySettings;
 import io.mvsink.registry.SchemaRegistry;
+import io.mvsink.topology.SinkSettings;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -124,11 +126,23 @@ public final class Wiring {
 
     /** The JVM-wide batch coalescer, configured from the app's options. */
     public static BatchCoalescer batches(MvsinkConfig config, BlobStore blobs, SchemaRegistry registry, Time time) {
-        return new BatchCoalescer(CoalescingMode.parse(config.getString(MvsinkConfig.COALESCING_MODE)), blobs,
-            registry, encoder(config),
-            time, config.getLong(MvsinkConfig.BARRIER_TIMEOUT_MS), config.getLong(MvsinkConfig.BEST_EFFORT_LINGER_MS),
-            config.getLong(MvsinkConfig.BUILDER_MAX_QUEUED_BYTES),
-            config.getInt(MvsinkConfig.BUILDER_THREADS));
+        return new BatchCoalescer(coalescerSettings(config), blobs, registry, encoder(config), time);
+    }
+
+    /** How the coalescer runs, from the app's options. */
+    public static CoalescerSettings coalescerSettings(MvsinkConfig config) {
+        return new CoalescerSettings(CoalescingMode.parse(config.getString(MvsinkConfig.COALESCING_MODE)),
+            Duration.ofMillis(config.getLong(MvsinkConfig.BARRIER_TIMEOUT_MS)),
+            Duration.ofMillis(config.getLong(MvsinkConfig.BEST_EFFORT_LINGER_MS)),
+            config.getLong(MvsinkConfig.BUILDER_MAX_QUEUED_BYTES), config.getInt(MvsinkConfig.BUILDER_THREADS));
+    }
+
+    /** What the app's options tell a shard's processors, on a corrections topic of {@code partitions}. */
+    public static SinkSettings sinkSettings(MvsinkConfig config, int partitions) {
+        return new SinkSettings(config.shard(), config.rowSubject(), config.batchIntervalMs(), partitions,
+            Duration.ofMillis(config.getLong(MvsinkConfig.PUNCTUATE_INTERVAL_MS)),
+            Duration.ofMillis(config.getLong(MvsinkConfig.RECONTRIBUTE_TIMEOUT_MS)),
+            config.getInt(MvsinkConfig.MAX_ROW_BYTES));
     }
 
     /** The part encoder of the app's options (codec, target part size). */

@@ -53,25 +53,16 @@ public final class BatchCoalescer implements AutoCloseable {
     private final Totals totals;
     private final Map<String, LocalShard> shards = new HashMap<>();
 
-    public BatchCoalescer(CoalescingMode mode, BlobStore blobs, SchemaRegistry schemas, PartEncoder encoder,
-                               Time time, long barrierTimeoutMs, long maxQueuedBytes, int threads) {
-        this(mode, blobs, schemas, encoder, time, barrierTimeoutMs, 0, maxQueuedBytes, threads);
-    }
-
-    /**
-     * @param lingerMs in best-effort mode, how long a builder whose work has drained stays open
-     *                 for more joins (0: it closes as soon as its work drains)
-     */
-    public BatchCoalescer(CoalescingMode mode, BlobStore blobs, SchemaRegistry schemas, PartEncoder encoder,
-                               Time time, long barrierTimeoutMs, long lingerMs, long maxQueuedBytes, int threads) {
-        this(mode, blobs, schemas, encoder, time, barrierTimeoutMs, lingerMs, maxQueuedBytes, threads,
-            Ownership.FIRST_POLLER);
+    /** A coalescer that runs as {@code settings} say, writing parts with {@code encoder}. */
+    public BatchCoalescer(CoalescerSettings settings, BlobStore blobs, SchemaRegistry schemas, PartEncoder encoder,
+                          Time time) {
+        this(settings, blobs, schemas, encoder, time, Ownership.FIRST_POLLER);
     }
 
     /** With another ownership rule: only for a test that breaks the rule on purpose and sees the detector fire. */
-    BatchCoalescer(CoalescingMode mode, BlobStore blobs, SchemaRegistry schemas, PartEncoder encoder,
-                        Time time, long barrierTimeoutMs, long lingerMs, long maxQueuedBytes, int threads,
-                        Ownership ownership) {
+    BatchCoalescer(CoalescerSettings settings, BlobStore blobs, SchemaRegistry schemas, PartEncoder encoder,
+                   Time time, Ownership ownership) {
+        int threads = settings.threads();
         AtomicInteger n = new AtomicInteger();
         this.pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
             r -> {
@@ -80,9 +71,9 @@ public final class BatchCoalescer implements AutoCloseable {
                 return t;
             });
         this.lock = new Object();
-        this.totals = new Totals(maxQueuedBytes);
-        this.shop = new Workshop(lock, pool, mode, time, barrierTimeoutMs, lingerMs, ownership, totals, blobs, schemas,
-            encoder, new LaunchLog());
+        this.totals = new Totals(settings.maxQueuedBytes());
+        this.shop = new Workshop(lock, pool, settings, time, ownership, totals, blobs, schemas, encoder,
+            new LaunchLog());
     }
 
     public CoalescingMode mode() {

@@ -12,9 +12,20 @@ import org.apache.kafka.common.utils.Time;
  * builder pool, the rules and the tools to write parts with.
  *
  * @param lock guards every shard's state, every builder's and {@code totals}
- * @param lingerMs in best-effort mode, how long a builder whose work has drained stays open
  */
-record Workshop(Object lock, Executor pool, CoalescingMode mode, Time time, long barrierTimeoutMs, long lingerMs,
-                Ownership ownership, Totals totals, BlobStore blobs, SchemaRegistry schemas, PartEncoder encoder,
-                LaunchLog launch) {
+record Workshop(Object lock, Executor pool, CoalescerSettings settings, Time time, Ownership ownership, Totals totals,
+                BlobStore blobs, SchemaRegistry schemas, PartEncoder encoder, LaunchLog launch) {
+
+    CoalescingMode mode() {
+        return settings.mode();
+    }
+
+    long barrierTimeoutMs() {
+        return settings.barrierTimeout().toMillis();
+    }
+
+    /** In best-effort mode, how long a builder whose work has drained stays open. */
+    long lingerMs() {
+        return settings.linger().toMillis();
+    }
 }

@@ -13,29 +13,54 @@ import org.apache.kafka.common.utils.Time;
  * What the processors of one shard share in one JVM, injected through their suppliers (never
  * static, so two apps in one JVM never share them by accident).
  *
- * @param recontributeMs a contribution not sealed this long after hand-off is contributed again
- * @param maxRowBytes a larger row is bad input
+ * @param settings what the app's options tell the processors (shard, subject, grid, periods, bounds)
  * @param partitionProbe tells the corrections topic's partition count before every seal
  * @param location where the shard's parts live ({@code <account>/<container>}); "" if not recorded
  */
-public record SinkContext(String shard, String subject, long intervalMs, int partitionCount, long punctuateMs,
-                          long recontributeMs, int maxRowBytes, Time time, ShardMetrics metrics, BatchCoalescer batches,
+public record SinkContext(SinkSettings settings, Time time, ShardMetrics metrics, BatchCoalescer batches,
                           SchemaRegistry registry, Upkeep upkeep, PartitionCountProbe partitionProbe, String location) {
 
     /** A context whose partition count never changes and whose parts' location is not recorded. */
-    public SinkContext(String shard, String subject, long intervalMs, int partitionCount, long punctuateMs,
-                       long recontributeMs, int maxRowBytes, Time time, ShardMetrics metrics, BatchCoalescer batches,
+    public SinkContext(SinkSettings settings, Time time, ShardMetrics metrics, BatchCoalescer batches,
                        SchemaRegistry registry, Upkeep upkeep) {
-        this(shard, subject, intervalMs, partitionCount, punctuateMs, recontributeMs, maxRowBytes, time, metrics,
-            batches, registry, upkeep, PartitionCountProbe.fixed(shard, partitionCount), "");
+        this(settings, time, metrics, batches, registry, upkeep,
+            PartitionCountProbe.fixed(settings.shard(), settings.partitionCount()), "");
     }
 
     /** A context with {@link Upkeep#DEFAULT} upkeep (no compaction). */
-    public SinkContext(String shard, String subject, long intervalMs, int partitionCount, long punctuateMs,
-                       long recontributeMs, int maxRowBytes, Time time, ShardMetrics metrics, BatchCoalescer batches,
+    public SinkContext(SinkSettings settings, Time time, ShardMetrics metrics, BatchCoalescer batches,
                        SchemaRegistry registry) {
-        this(shard, subject, intervalMs, partitionCount, punctuateMs, recontributeMs, maxRowBytes, time, metrics,
-            batches, registry, Upkeep.DEFAULT);
+        this(settings, time, metrics, batches, registry, Upkeep.DEFAULT);
+    }
+
+    public String shard() {
+        return settings.shard();
+    }
+
+    public String subject() {
+        return settings.subject();
+    }
+
+    public long intervalMs() {
+        return settings.intervalMs();
+    }
+
+    public int partitionCount() {
+        return settings.partitionCount();
+    }
+
+    public long punctuateMs() {
+        return settings.punctuate().toMillis();
+    }
+
+    /** A contribution not sealed this long after hand-off is contributed again. */
+    public long recontributeMs() {
+        return settings.recontribute().toMillis();
+    }
+
+    /** A larger row is bad input. */
+    public int maxRowBytes() {
+        return settings.maxRowBytes();
     }
 
     /**
@@ -53,18 +78,44 @@ public record SinkContext(String shard, String subject, long intervalMs, int par
      */
     public record Upkeep(BatchMerge merge, Executor executor, long maxBatchBytes, long sinceLagMs, int rollupAppends,
                          long graceMs, long inlineMergeBytes, RecordBound recordBound) {
-        public static final Upkeep DEFAULT = new Upkeep(null, Runnable::run, 32L << 20, -1, 100, 600_000L);
+        /** No compaction, merges of up to 32 MiB, every time kept, a rollup every 100 appends, a 10 min grace, Kafka's default record limits. */
+        public static final Upkeep DEFAULT = new Upkeep(null, Runnable::run, 32L << 20, -1, 100, 600_000L, 0,
+            RecordBound.DEFAULT);
 
-        /** Upkeep for a consensus topic and producer with Kafka's default record limits ({@link RecordBound#DEFAULT}). */
-        public Upkeep(BatchMerge merge, Executor executor, long maxBatchBytes, long sinceLagMs, int rollupAppends,
-                      long graceMs, long inlineMergeBytes) {
-            this(merge, executor, maxBatchBytes, sinceLagMs, rollupAppends, graceMs, inlineMergeBytes, RecordBound.DEFAULT);
+        /** Compaction by {@code merge} on {@code executor} (null: none). */
+        public Upkeep withMerge(BatchMerge merge, Executor executor) {
+            return new Upkeep(merge, executor, maxBatchBytes, sinceLagMs, rollupAppends, graceMs, inlineMergeBytes,
+                recordBound);
         }
 
-        /** Upkeep whose compaction merges inline batches as soon as its policy picks them. */
-        public Upkeep(BatchMerge merge, Executor executor, long maxBatchBytes, long sinceLagMs, int rollupAppends,
-                      long graceMs) {
-            this(merge, executor, maxBatchBytes, sinceLagMs, rollupAppends, graceMs, 0);
+        public Upkeep withMaxBatchBytes(long maxBatchBytes) {
+            return new Upkeep(merge, executor, maxBatchBytes, sinceLagMs, rollupAppends, graceMs, inlineMergeBytes,
+                recordBound);
+        }
+
+        public Upkeep withSinceLagMs(long sinceLagMs) {
+            return new Upkeep(merge, executor, maxBatchBytes, sinceLagMs, rollupAppends, graceMs, inlineMergeBytes,
+                recordBound);
+        }
+
+        public Upkeep withRollupAppends(int rollupAppends) {
+            return new Upkeep(merge, executor, maxBatchBytes, sinceLagMs, rollupAppends, graceMs, inlineMergeBytes,
+                recordBound);
+        }
+
+        public Upkeep withGraceMs(long graceMs) {
+            return new Upkeep(merge, executor, maxBatchBytes, sinceLagMs, rollupAppends, graceMs, inlineMergeBytes,
+                recordBound);
+        }
+
+        public Upkeep withInlineMergeBytes(long inlineMergeBytes) {
+            return new Upkeep(merge, executor, maxBatchBytes, sinceLagMs, rollupAppends, graceMs, inlineMergeBytes,
+                recordBound);
+        }
+
+        public Upkeep withRecordBound(RecordBound recordBound) {
+            return new Upkeep(merge, executor, maxBatchBytes, sinceLagMs, rollupAppends, graceMs, inlineMergeBytes,
+                recordBound);
         }
 
         public boolean compacts() {

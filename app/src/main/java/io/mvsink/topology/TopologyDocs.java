@@ -22,8 +22,8 @@ public final class TopologyDocs {
 
     /** The topology built with example topics and no collaborators at all (no registry, no batches): only described, never run. */
     public static Topology example() {
-        SinkContext described = new SinkContext("corrections", "corrections-value", 1000, 1, 100, 60_000,
-            1 << 20, Time.SYSTEM, new ShardMetrics("corrections"), null, null);
+        SinkContext described = new SinkContext(SinkSettings.of("corrections", "corrections-value"), Time.SYSTEM,
+            new ShardMetrics("corrections"), null, null);
         return SinkTopology.build(EXAMPLE_TOPICS, described);
     }
 

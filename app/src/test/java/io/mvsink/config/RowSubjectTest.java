@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.HashMap;
-import java.util.Map;
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 
@@ -13,15 +11,7 @@ import org.junit.jupiter.api.Test;
 class RowSubjectTest {
 
     private static MvsinkConfig config(String... overrides) {
-        Map<String, Object> props = new HashMap<>();
-        props.put(MvsinkConfig.BOOTSTRAP_SERVERS, "localhost:9092");
-        props.put(MvsinkConfig.CORRECTIONS_TOPIC, "orders");
-        props.put(MvsinkConfig.BLOB_CONNECTION_STRING, "UseDevelopmentStorage=true");
-        props.put(MvsinkConfig.REGISTRY_URL, "http://localhost:8081");
-        for (int i = 0; i < overrides.length; i += 2) {
-            props.put(overrides[i], overrides[i + 1]);
-        }
-        return new MvsinkConfig(props);
+        return TestConfigs.config(overrides);
     }
 
     private static String subject(String strategy, String recordName) {

@@ -1,7 +1,6 @@
 package io.mvsink.protocol;
 
 import io.mvsink.batch.ContributionData;
-import io.mvsink.batch.PartEncoder;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.batch.TestUpdates;
 import io.mvsink.batch.Update;
@@ -14,7 +13,6 @@ import io.mvsink.avro.Batch;
 import io.mvsink.avro.Contribution;
 import io.mvsink.avro.Part;
 import io.mvsink.blob.BlobMaybeWrittenException;
-import io.mvsink.blob.BlobStore;
 import io.mvsink.blob.ForwardingBlobStore;
 import io.mvsink.blob.BlobWriteFailedException;
 import io.mvsink.blob.InMemoryBlobStore;
@@ -124,8 +122,11 @@ class BatchCoalescerStressTest {
 
     private void run(CoalescingMode mode, int target, long seed) throws Exception {
         long started = System.nanoTime();
-        registry = new BatchCoalescer(mode, new FailingBlobStore(new Random(seed ^ 0x9E3779B97F4A7C15L)), schemas,
-            new PartEncoder("null", PART_TARGET_BYTES), time, BARRIER_TIMEOUT_MS, MAX_QUEUED_BYTES, POOL_THREADS);
+        registry = TestCoalescer.of(mode).blobs(new FailingBlobStore(new Random(seed ^ 0x9E3779B97F4A7C15L)))
+            .schemas(schemas).time(time).parts(PART_TARGET_BYTES)
+            .settings(s -> s.withBarrierTimeout(Duration.ofMillis(BARRIER_TIMEOUT_MS)).withMaxQueuedBytes(MAX_QUEUED_BYTES)
+                .withThreads(POOL_THREADS))
+            .build();
         for (int s = 0; s < SHARDS; s++) {
             String shard = "shard-" + s;
             metrics.put(shard, new ShardMetrics(shard));

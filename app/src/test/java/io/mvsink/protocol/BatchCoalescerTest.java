@@ -97,9 +97,8 @@ class BatchCoalescerTest {
 
     @Test
     void shouldWriteACopyAsBlobsHoweverSmallSoThatABatchRejectedForItsInlineDataComesBackAsBlobs() {
-        registry = new BatchCoalescer(NONE, blobs, schemas, new PartEncoder("null", BIG_PARTS), time,
-            BARRIER_TIMEOUT_MS, Long.MAX_VALUE, 2);
-        registry.addShard(new ShardSink(ORDERS, ORDERS + "/", "test-consensus/" + ORDERS, metrics, 1 << 16));
+        registry = coalescer(NONE, BIG_PARTS, Long.MAX_VALUE)
+            .shard(new ShardSink(ORDERS, ORDERS + "/", "test-consensus/" + ORDERS, metrics, 1 << 16)).build();
 
         Batch minted = reportOf(registry.contribute(contribution(ORDERS, 0, 0, 1000, 2), false).orElseThrow());
         Batch copy = reportOf(registry.contribute(contribution(ORDERS, 0, 0, 1000, 2), true).orElseThrow());
@@ -357,9 +356,8 @@ class BatchCoalescerTest {
 
     @Test
     void shouldCountAnOrphanWhenABrokenOwnershipRuleLetsNobodyTakeAFinishedBatch() {
-        registry = new BatchCoalescer(BARRIER, blobs, schemas, new PartEncoder("null", BIG_PARTS), time,
-            BARRIER_TIMEOUT_MS, 0, Long.MAX_VALUE, 2, (batch, polling) -> false);
-        registry.addShard(new ShardSink(ORDERS, ORDERS + "/", ORDERS + "-owner", metrics));
+        registry = coalescer(BARRIER, BIG_PARTS, Long.MAX_VALUE).ownership((batch, polling) -> false)
+            .shard(new ShardSink(ORDERS, ORDERS + "/", ORDERS + "-owner", metrics)).build();
         registerAll(ORDERS, 2);
         List<Handle> handles = List.of(contribute(ORDERS, 0, 0, 1000, 2), contribute(ORDERS, 1, 0, 1000, 2));
 
@@ -843,9 +841,14 @@ class BatchCoalescerTest {
     }
 
     private void start(CoalescingMode mode, long targetBytes, long maxQueuedBytes) {
-        registry = new BatchCoalescer(mode, blobs, schemas, new PartEncoder("null", targetBytes), time,
-            BARRIER_TIMEOUT_MS, maxQueuedBytes, 2);
-        registry.addShard(new ShardSink(ORDERS, ORDERS + "/", "test-consensus/" + ORDERS, metrics));
+        registry = coalescer(mode, targetBytes, maxQueuedBytes).shard(TestCoalescer.sink(ORDERS, metrics)).build();
+    }
+
+    /** This test's fakes and clock, a 5 s barrier, two builder threads. */
+    private TestCoalescer coalescer(CoalescingMode mode, long targetBytes, long maxQueuedBytes) {
+        return TestCoalescer.of(mode).blobs(blobs).schemas(schemas).time(time).parts(targetBytes)
+            .settings(s -> s.withBarrierTimeout(Duration.ofMillis(BARRIER_TIMEOUT_MS)).withMaxQueuedBytes(maxQueuedBytes)
+                .withThreads(2));
     }
 
     private void registerAll(String shard, int partitions) {

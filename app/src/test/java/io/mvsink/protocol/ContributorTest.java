@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mvsink.avro.Batch;
-import io.mvsink.batch.PartEncoder;
-import io.mvsink.batch.ShardSink;
 import io.mvsink.batch.TestUpdates;
 import io.mvsink.batch.Update;
 import io.mvsink.metrics.ShardMetrics;
@@ -195,16 +193,15 @@ class ContributorTest {
 
     /** A barrier registry (with the shard's minter, or without: null) and one buffered update. */
     private void startBarrier(long barrierTimeoutMs, RangeMinter minter) {
-        registry = new BatchCoalescer(CoalescingMode.BARRIER, blobs, schemas, new PartEncoder("null", 1),
-            time, barrierTimeoutMs, 1 << 20, 1);
-        registry.addShard(new ShardSink("s", "s/", "test-consensus/s", metrics), minter);
+        registry = TestCoalescer.of(CoalescingMode.BARRIER).blobs(blobs).schemas(schemas).time(time).parts(1)
+            .settings(s -> s.withBarrierTimeout(Duration.ofMillis(barrierTimeoutMs)))
+            .shard(TestCoalescer.sink("s", metrics), minter).build();
         buffered.add(TestUpdates.update(schemaId, TestUpdates.row(1, "c", 1), 1, 1));
     }
 
     private void start(long maxQueuedBytes) {
-        registry = new BatchCoalescer(CoalescingMode.NONE, blobs, schemas, new PartEncoder("null", 1),
-            time, 1_000, maxQueuedBytes, 1);
-        registry.addShard(new ShardSink("s", "s/", "test-consensus/s", metrics));
+        registry = TestCoalescer.of(CoalescingMode.NONE).blobs(blobs).schemas(schemas).time(time).parts(1)
+            .settings(s -> s.withMaxQueuedBytes(maxQueuedBytes)).shard(TestCoalescer.sink("s", metrics)).build();
     }
 
     /** The buffer: positions are indexes into {@link #buffered}. */

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 class SharedBuilderLifecycleTest {
     private final SharedBuilder builder = new SharedBuilder(new SharedBuilder.Key("s", 0, 1000),
         new ShardSink("s", "s/", "c/s", new ShardMetrics("s")),
-        new Workshop(new Object(), Runnable::run, CoalescingMode.BARRIER, new MockTime(), 1000, 0, Ownership.FIRST_POLLER,
-            new Totals(1 << 20), new InMemoryBlobStore(), new InMemorySchemaRegistry(), new PartEncoder("null", 1),
+        new Workshop(new Object(), Runnable::run, TestCoalescer.settings(CoalescingMode.BARRIER), new MockTime(),
+            Ownership.FIRST_POLLER, new Totals(1 << 20), new InMemoryBlobStore(), new InMemorySchemaRegistry(), new PartEncoder("null", 1),
             new LaunchLog()),
         new SharedBuilder.Owner() {
             @Override

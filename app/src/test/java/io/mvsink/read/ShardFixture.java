@@ -2,6 +2,7 @@ package io.mvsink.read;
 
 import static org.awaitility.Awaitility.await;
 
+import io.mvsink.protocol.TestCoalescer;
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.Contribution;
 import io.mvsink.avro.Part;
@@ -23,7 +24,6 @@ import io.mvsink.time.TimeRange;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.kafka.common.utils.Time;
 
 /**
  * A shard "orders" of two partitions for the read room's tests: in-memory blobs and registry
@@ -34,8 +34,8 @@ final class ShardFixture implements AutoCloseable {
     final InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
     final int schemaId = registry.register("orders-value", Workload.ROW_SCHEMA);
     final ShardState state = new ShardState("orders");
-    private final BatchCoalescer builder = new BatchCoalescer(CoalescingMode.NONE, blobs, registry,
-        new PartEncoder("deflate", 1024), Time.SYSTEM, 1000, 1 << 20, 1);
+    private final BatchCoalescer builder = TestCoalescer.of(CoalescingMode.NONE).blobs(blobs).schemas(registry)
+        .encoder(new PartEncoder("deflate", 1024)).build();
 
     /** Parts are cut at 1024 encoded bytes; every batch's parts are blobs. */
     ShardFixture() {

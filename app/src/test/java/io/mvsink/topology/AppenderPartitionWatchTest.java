@@ -1,5 +1,6 @@
 package io.mvsink.topology;
 
+import io.mvsink.protocol.TestCoalescer;
 import io.mvsink.protocol.PartitionCountProbe;
 import io.mvsink.consensus.ConsensusKeys;
 import java.nio.charset.StandardCharsets;
@@ -14,10 +15,8 @@ import ch.qos.logback.core.AppenderBase;
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.protocol.CoalescingMode;
-import io.mvsink.batch.PartEncoder;
 import io.mvsink.protocol.BatchCoalescer;
 import io.mvsink.batch.ShardSink;
-import io.mvsink.blob.InMemoryBlobStore;
 import io.mvsink.codec.Codecs;
 import io.mvsink.logging.ShardLogContext;
 import io.mvsink.metrics.ShardMetrics;
@@ -27,7 +26,6 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.utils.MockTime;
-import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -58,9 +56,7 @@ class AppenderPartitionWatchTest {
 
     @BeforeEach
     void start() {
-        builder = new BatchCoalescer(CoalescingMode.NONE, new InMemoryBlobStore(), new InMemorySchemaRegistry(),
-            new PartEncoder("null", 1 << 20), Time.SYSTEM, 1000, 1 << 20, 1);
-        builder.addShard(new ShardSink("s", "s/", "k/s", metrics));
+        builder = TestCoalescer.of(CoalescingMode.NONE).shard(new ShardSink("s", "s/", "k/s", metrics)).build();
         PartitionCountProbe probe = new PartitionCountProbe() {
             @Override
             public String topic() {
@@ -85,8 +81,9 @@ class AppenderPartitionWatchTest {
                 return topicPartitions.get();
             }
         };
-        SinkContext sink = new SinkContext("s", "c-value", WIDTH, PARTITIONS, 10, 60_000, 4096, time, metrics,
-            builder, new InMemorySchemaRegistry(), SinkContext.Upkeep.DEFAULT, probe, "");
+        SinkContext sink = new SinkContext(SinkSettings.of("s", "c-value").withIntervalMs(WIDTH)
+            .withPartitions(PARTITIONS).withPunctuate(Duration.ofMillis(10)).withMaxRowBytes(4096), time, metrics, builder,
+            new InMemorySchemaRegistry(), SinkContext.Upkeep.DEFAULT, probe, "");
         appender = new TopologyDriver(sink);
     }
 

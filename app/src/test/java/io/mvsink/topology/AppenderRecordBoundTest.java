@@ -3,21 +3,21 @@ package io.mvsink.topology;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mvsink.protocol.TestCoalescer;
 import io.mvsink.protocol.AppendTooLargeException;
 import io.mvsink.protocol.RecordBound;
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.Part;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.protocol.CoalescingMode;
-import io.mvsink.batch.PartEncoder;
 import io.mvsink.batch.ShardSink;
-import io.mvsink.blob.InMemoryBlobStore;
 import io.mvsink.codec.Codecs;
 import io.mvsink.consensus.ConsensusKeys;
 import io.mvsink.consensus.ShardState;
 import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.protocol.BatchCoalescer;
 import io.mvsink.registry.InMemorySchemaRegistry;
+import java.time.Duration;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -47,12 +47,12 @@ class AppenderRecordBoundTest {
 
     @BeforeEach
     void start() {
-        BatchCoalescer builder = new BatchCoalescer(CoalescingMode.NONE, new InMemoryBlobStore(),
-            new InMemorySchemaRegistry(), new PartEncoder("null", 1 << 20), Time.SYSTEM, 1000, 1 << 20, 1);
-        builder.addShard(new ShardSink("s", "s/", "k/s", metrics));
-        SinkContext.Upkeep upkeep = new SinkContext.Upkeep(null, Runnable::run, 1L << 30, -1, 100, 600_000L, 0, BOUND);
-        topology = TopologyDriver.owningBatches(new SinkContext("s", "c-value", WIDTH, PARTITIONS, 10, 60_000, 4096,
-            Time.SYSTEM, metrics, builder, new InMemorySchemaRegistry(), upkeep));
+        BatchCoalescer builder = TestCoalescer.of(CoalescingMode.NONE).shard(new ShardSink("s", "s/", "k/s", metrics))
+            .build();
+        SinkContext.Upkeep upkeep = SinkContext.Upkeep.DEFAULT.withMaxBatchBytes(1L << 30).withRecordBound(BOUND);
+        topology = TopologyDriver.owningBatches(new SinkContext(SinkSettings.of("s", "c-value").withIntervalMs(WIDTH)
+            .withPartitions(PARTITIONS).withPunctuate(Duration.ofMillis(10)).withMaxRowBytes(4096), Time.SYSTEM, metrics, builder,
+            new InMemorySchemaRegistry(), upkeep));
     }
 
     @AfterEach

@@ -3,15 +3,13 @@ package io.mvsink.topology;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mvsink.protocol.TestCoalescer;
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.Contribution;
 import io.mvsink.avro.Part;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.protocol.CoalescingMode;
-import io.mvsink.batch.PartEncoder;
 import io.mvsink.protocol.BatchCoalescer;
-import io.mvsink.batch.ShardSink;
-import io.mvsink.blob.InMemoryBlobStore;
 import io.mvsink.codec.Codecs;
 import io.mvsink.compact.BatchMerge;
 import io.mvsink.consensus.ConsensusKeys;
@@ -27,7 +25,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.LongSupplier;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -60,17 +57,16 @@ class AppenderUpkeepTest {
     }
 
     private void start(boolean compacts, long sinceLagMs, int rollupAppends, long inlineMergeBytes) {
-        builder = new BatchCoalescer(CoalescingMode.NONE, new InMemoryBlobStore(), new InMemorySchemaRegistry(),
-            new PartEncoder("null", 1 << 20), Time.SYSTEM, 1000, 1 << 20, 1);
-        builder.addShard(new ShardSink("s", "s/", "test-consensus/s", metrics));
+        builder = TestCoalescer.of(CoalescingMode.NONE).shard(TestCoalescer.sink("s", metrics)).build();
         BatchMerge merge = (shard, partitions, batches, since) -> {
             merged.add(batches);
             return mergedBatch(batches, mergeClosedAt.getAsLong());
         };
-        SinkContext.Upkeep upkeep = new SinkContext.Upkeep(compacts ? merge : null, Runnable::run, 1L << 30,
-            sinceLagMs, rollupAppends, 600_000L, inlineMergeBytes);
-        SinkContext sink = new SinkContext("s", "c-value", WIDTH, PARTITIONS, 10, 60_000, 4096, Time.SYSTEM, metrics,
-            builder, new InMemorySchemaRegistry(), upkeep);
+        SinkContext.Upkeep upkeep = SinkContext.Upkeep.DEFAULT.withMerge(compacts ? merge : null, Runnable::run)
+            .withMaxBatchBytes(1L << 30).withSinceLagMs(sinceLagMs).withRollupAppends(rollupAppends)
+            .withInlineMergeBytes(inlineMergeBytes);
+        SinkContext sink = new SinkContext(SinkSettings.of("s", "c-value").withIntervalMs(WIDTH).withPartitions(PARTITIONS)
+            .withPunctuate(Duration.ofMillis(10)).withMaxRowBytes(4096), Time.SYSTEM, metrics, builder, new InMemorySchemaRegistry(), upkeep);
         topology = new TopologyDriver(sink);
         driver = topology.driver;
         consensus = topology.consensus;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mvsink.protocol.TestCoalescer;
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.Part;
 import io.mvsink.avro.StateDiff;
@@ -12,7 +13,6 @@ import io.mvsink.protocol.CoalescingMode;
 import io.mvsink.batch.ContributionData;
 import io.mvsink.protocol.Handle;
 import io.mvsink.protocol.Outcome;
-import io.mvsink.batch.PartEncoder;
 import io.mvsink.batch.ShardSink;
 import io.mvsink.protocol.BatchCoalescer;
 import io.mvsink.batch.TestUpdates;
@@ -58,12 +58,12 @@ class BatchAgeBoundTest {
     @BeforeEach
     void start() {
         // barrier mode, one part per update: parts are written as soon as a contribution arrives
-        builder = new BatchCoalescer(CoalescingMode.BARRIER, blobs, schemas, new PartEncoder("null", 1), time,
-            5_000, 1 << 20, 1);
-        builder.addShard(new ShardSink("s", "s/", "k/s", metrics));
-        SinkContext.Upkeep upkeep = new SinkContext.Upkeep(null, Runnable::run, 1L << 30, -1, 100, GRACE_MS);
-        SinkContext sink = new SinkContext("s", "c-value", WIDTH, 2, 10, 60_000, 4096, time, metrics,
-            builder, schemas, upkeep);
+        builder = TestCoalescer.of(CoalescingMode.BARRIER).blobs(blobs).schemas(schemas).time(time).parts(1)
+            .settings(s -> s.withBarrierTimeout(Duration.ofSeconds(5)))
+            .shard(new ShardSink("s", "s/", "k/s", metrics)).build();
+        SinkContext.Upkeep upkeep = SinkContext.Upkeep.DEFAULT.withMaxBatchBytes(1L << 30).withGraceMs(GRACE_MS);
+        SinkContext sink = new SinkContext(SinkSettings.of("s", "c-value").withIntervalMs(WIDTH).withPartitions(2)
+            .withPunctuate(Duration.ofMillis(10)).withMaxRowBytes(4096), time, metrics, builder, schemas, upkeep);
         topology = new TopologyDriver(sink);
     }
 

@@ -9,6 +9,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.AppenderBase;
+import io.mvsink.protocol.TestCoalescer;
 import io.mvsink.logging.ShardLogContext;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -19,11 +20,8 @@ import io.mvsink.avro.Contribution;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.avro.TaskProgress;
 import io.mvsink.protocol.CoalescingMode;
-import io.mvsink.batch.PartEncoder;
-import io.mvsink.batch.ShardSink;
 import io.mvsink.protocol.Contributor;
 import io.mvsink.protocol.BatchCoalescer;
-import io.mvsink.blob.InMemoryBlobStore;
 import io.mvsink.codec.Codecs;
 import io.mvsink.consensus.ConsensusKeys;
 import io.mvsink.metrics.ShardMetrics;
@@ -75,9 +73,9 @@ class CorrectionProcessorTest {
             batches.close();
         }
         InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
-        batches = new BatchCoalescer(mode, new InMemoryBlobStore(), registry,
-            new PartEncoder("null", 1 << 20), time, barrierTimeoutMs, 1 << 20, 1);
-        batches.addShard(new ShardSink("s", "s/", "test-consensus/s", metrics));
+        batches = TestCoalescer.of(mode).schemas(registry).time(time)
+            .settings(s -> s.withBarrierTimeout(Duration.ofMillis(barrierTimeoutMs)))
+            .shard(TestCoalescer.sink("s", metrics)).build();
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -91,8 +89,8 @@ class CorrectionProcessorTest {
             Serdes.Integer(), Serdes.ByteArray()));
         consensus = add(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(StoreNames.CONSENSUS),
             Serdes.String(), Serdes.ByteArray()));
-        task = new CorrectionProcessor(new SinkContext("s", "c-value", 1000, 4, 10, 60_000, 1 << 20, time, metrics, batches,
-            registry));
+        task = new CorrectionProcessor(new SinkContext(SinkSettings.of("s", "c-value").withPartitions(4).withPunctuate(Duration.ofMillis(10)), time,
+            metrics, batches, registry));
     }
 
     @AfterEach

@@ -4,10 +4,8 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mvsink.avro.StateDiff;
+import io.mvsink.protocol.TestCoalescer;
 import io.mvsink.protocol.CoalescingMode;
-import io.mvsink.batch.PartEncoder;
-import io.mvsink.batch.ShardSink;
 import io.mvsink.protocol.BatchCoalescer;
 import io.mvsink.blob.InMemoryBlobStore;
 import io.mvsink.codec.Codecs;
@@ -76,11 +74,10 @@ class InputFuzzTest {
 
     @BeforeEach
     void start() {
-        batches = new BatchCoalescer(CoalescingMode.NONE, blobs, registry, new PartEncoder("null", 1 << 20),
-            Time.SYSTEM, 1000, 1 << 20, 64L << 20, 1);
-        batches.addShard(new ShardSink("s", "s/", "test-consensus/s", metrics));
-        SinkContext sink = new SinkContext("s", SUBJECT, 1000, 1, 10, 600_000, MAX_ROW_BYTES, Time.SYSTEM, metrics,
-            batches, registry);
+        batches = TestCoalescer.of(CoalescingMode.NONE).blobs(blobs).schemas(registry)
+            .settings(s -> s.withMaxQueuedBytes(64L << 20)).shard(TestCoalescer.sink("s", metrics)).build();
+        SinkContext sink = new SinkContext(SinkSettings.of("s", SUBJECT).withPunctuate(Duration.ofMillis(10))
+            .withRecontribute(Duration.ofMinutes(10)).withMaxRowBytes(MAX_ROW_BYTES), Time.SYSTEM, metrics, batches, registry);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "fuzz");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

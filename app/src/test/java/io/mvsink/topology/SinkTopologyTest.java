@@ -1,5 +1,6 @@
 package io.mvsink.topology;
 
+import io.mvsink.protocol.TestCoalescer;
 import io.mvsink.consensus.ConsensusKeys;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -8,10 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mvsink.avro.Batch;
 import io.mvsink.avro.BatchReport;
 import io.mvsink.avro.StateDiff;
-import io.mvsink.batch.PartEncoder;
 import io.mvsink.protocol.CoalescingMode;
 import io.mvsink.protocol.BatchCoalescer;
-import io.mvsink.batch.ShardSink;
 import io.mvsink.blob.InMemoryBlobStore;
 import io.mvsink.codec.Codecs;
 import io.mvsink.metrics.ShardMetrics;
@@ -29,13 +28,11 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -62,10 +59,10 @@ class SinkTopologyTest {
 
     @BeforeEach
     void start() {
-        builder = new BatchCoalescer(CoalescingMode.NONE, blobs, registry, new PartEncoder("null", 1 << 20),
-            Time.SYSTEM, 1000, 1 << 20, 1);
-        builder.addShard(new ShardSink("s", "s/", "test-consensus/s", metrics));
-        SinkContext sink = new SinkContext("s", "c-value", 1000, 1, 10, 60_000, 4096, Time.SYSTEM, metrics, builder, registry);
+        builder = TestCoalescer.of(CoalescingMode.NONE).blobs(blobs).schemas(registry)
+            .shard(TestCoalescer.sink("s", metrics)).build();
+        SinkContext sink = new SinkContext(SinkSettings.of("s", "c-value").withPunctuate(Duration.ofMillis(10)).withMaxRowBytes(4096),
+            Time.SYSTEM, metrics, builder, registry);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
