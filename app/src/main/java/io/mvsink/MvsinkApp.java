@@ -35,6 +35,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.kafka.clients.admin.Admin;
@@ -64,6 +66,7 @@ public final class MvsinkApp implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MvsinkApp.class);
     private static final Duration GC_STOP = Duration.ofSeconds(10);
     private static final Duration CONSENSUS_READ = Duration.ofSeconds(60);
+    private static final Duration ADMIN_CLOSE = Duration.ofSeconds(5);
     /** Bounds the appender's check of the corrections topic's partition count before a seal (on its stream thread). */
     private static final Duration PARTITION_PROBE_TIMEOUT = Duration.ofSeconds(3);
     /**
@@ -146,35 +149,31 @@ public final class MvsinkApp implements AutoCloseable {
             throw new IllegalStateException("mvsink app for shard " + config.shard() + " already "
                 + (lifecycle == Lifecycle.STARTED ? "started" : "closed"));
         }
-        // the blob store may still be starting (Wiring.dependencies): these steps run meanwhile, and a
-        // store that failed to start is the error reported, whatever failed here after it
+        // the blob store may still be starting (Wiring.dependencies), and the Kafka side starts on a thread
+        // of its own: the registry is checked meanwhile. Errors keep the order blob store, registry, Kafka.
         BlobStore blobs = deps.blobs();
+        CompletableFuture<KafkaSide> starting = startKafkaSide();
+        KafkaSide side;
         try {
             RegistryReadiness.await(deps.registry(), config.rowSubject(),
                 config.getString(MvsinkConfig.REGISTRY_URL), config.getLong(MvsinkConfig.REGISTRY_STARTUP_TIMEOUT_MS),
                 deps.time(), blobs::throwIfStartFailed);
+            LaunchLog.step("registry ready");
+            side = joined(starting);
         } catch (RuntimeException e) {
+            starting.thenAccept(started -> started.admin().close(ADMIN_CLOSE));
             throw blobFailureFirst(blobs, e);
         }
-        LaunchLog.step("registry ready");
-        admin = Admin.create(clientProps());
-        int partitions;
-        BlobOwner owner;
-        RecordBound bound;
+        admin = side.admin();
+        int partitions = side.partitions();
+        BlobOwner owner = side.owner();
+        RecordBound bound = side.bound();
         try {
-            TopicSetup.Setup setup = new TopicSetup(admin, topicSettings()).setUp(topics);
-            partitions = setup.partitions();
-            bound = recordBound(setup.consensusMaxMessageBytes());
-            LaunchLog.step("topics ready: {} partitions, records up to {} bytes", partitions, bound.bytes());
-            ShardState state = ConsensusReader.read(clientProps(), config.consensusTopic(), config.shard(), CONSENSUS_READ);
-            LaunchLog.step("consensus topic read");
-            owner = Wiring.blobOwner(config, admin);
-            LaunchLog.step("blob owner {}", owner.value());
             blobs.awaitStarted();
             LaunchLog.step("blob store started");
-            requireShardPlacement(state, partitions);
+            requireShardPlacement(side.state(), partitions);
         } catch (RuntimeException e) {
-            admin.close(Duration.ofSeconds(5));
+            admin.close(ADMIN_CLOSE);
             admin = null;
             throw blobFailureFirst(blobs, e);
         }
@@ -214,6 +213,63 @@ public final class MvsinkApp implements AutoCloseable {
         departed = DepartedTransactions.start(admin, config.applicationId());
         gc = GcService.start(config, owner, deps.blobs(), deps.metrics(), deps.time());
         LOG.info("started over {} partitions of {}, blob owner {}", partitions, topics.corrections(), owner.value());
+    }
+
+    /**
+     * What the start needs from Kafka: the admin client (the app keeps it), the corrections topic's
+     * partitions, the consensus records' bound, the shard's state as the consensus topic holds it,
+     * and the blob owner (from the cluster's id).
+     */
+    private record KafkaSide(Admin admin, int partitions, RecordBound bound, ShardState state, BlobOwner owner) {
+    }
+
+    /** Prepares the Kafka side on a daemon thread named {@code mvsink-kafka-start}, in the shard's log context. */
+    private CompletableFuture<KafkaSide> startKafkaSide() {
+        CompletableFuture<KafkaSide> side = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
+            try (ShardLogContext.Scope scope = ShardLogContext.enter(config.shard())) {
+                side.complete(kafkaSide());
+            } catch (Throwable e) {
+                side.completeExceptionally(e);
+            }
+        }, "mvsink-kafka-start");
+        thread.setDaemon(true);
+        thread.start();
+        return side;
+    }
+
+    /** Creates or checks the topics, reads the consensus topic and the blob owner; closes its admin client if it fails. */
+    private KafkaSide kafkaSide() {
+        Admin kafkaAdmin = Admin.create(clientProps());
+        try {
+            TopicSetup.Setup setup = new TopicSetup(kafkaAdmin, topicSettings()).setUp(topics);
+            RecordBound bound = recordBound(setup.consensusMaxMessageBytes());
+            LaunchLog.step("topics ready: {} partitions, records up to {} bytes", setup.partitions(), bound.bytes());
+            ShardState state = ConsensusReader.read(clientProps(), config.consensusTopic(), config.shard(), CONSENSUS_READ);
+            LaunchLog.step("consensus topic read");
+            BlobOwner owner = Wiring.blobOwner(config, kafkaAdmin);
+            LaunchLog.step("blob owner {}", owner.value());
+            return new KafkaSide(kafkaAdmin, setup.partitions(), bound, state, owner);
+        } catch (RuntimeException e) {
+            kafkaAdmin.close(ADMIN_CLOSE);
+            throw e;
+        }
+    }
+
+    /** The Kafka side once prepared, or what stopped it, as thrown. */
+    private static KafkaSide joined(CompletableFuture<KafkaSide> side) {
+        try {
+            return side.join();
+        } catch (CompletionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException("the Kafka side of the start failed: " + cause, cause);
+        }
     }
 
     /**
@@ -428,7 +484,7 @@ public final class MvsinkApp implements AutoCloseable {
             deps.batches().removeShard(config.shard());
         }
         if (admin != null) {
-            admin.close(Duration.ofSeconds(5));
+            admin.close(ADMIN_CLOSE);
         }
         if (compactor != null) {
             // a merge still running writes parts nothing will reference: garbage for the blob GC

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * A finished batch is owned by the first of its participants that polls it: that participant is
  * told {@link Outcome.Report} and reports it from its own stream thread in its own transaction;
  * every other participant is told {@link Outcome.Covered}. A failed batch tells every
- * participant {@link Outcome.Failed}. A builder leaves the registry only when every handle is
+ * participant {@link Outcome.Failed}. A builder leaves the coalescer only when every handle is
  * resolved (answered or abandoned), so nothing can drop a batch a live participant waits for;
  * {@link #tick()} and the gauges only read, or close barriers that timed out (closing never
  * changes ownership). If every participant abandons a finished batch, nobody reports it and its

@@ -4,6 +4,7 @@ import io.mvsink.batch.ContributionData;
 import io.mvsink.batch.Update;
 import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.time.TimeRange;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -13,9 +14,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One task's side of the seal protocol: which ranges of its buffer it hands to the shared batch
- * registry, what it does with the answers, and when it contributes again. Its progress (the lower
- * of its next contribution) is its {@code Participants.Position} in the registry, the one record
+ * One task's side of the seal protocol: which ranges of its buffer it hands to the batch
+ * coalescer, what it does with the answers, and when it contributes again. Its progress (the lower
+ * of its next contribution) is its {@code Participants.Position} in the coalescer, the one record
  * of it. Runs on the task's stream thread and never waits on a builder or a barrier.
  *
  * <p>Nothing leaves the task's buffer before the consensus topic shows it sealed, so the task can
@@ -53,12 +54,21 @@ public final class Contributor {
     /**
      * A range being handed over chunk by chunk.
      *
-     * @param handle the registry's answer to its first chunk; null until the registry took it
+     * @param handle the coalescer's answer to its first chunk; null until the coalescer took it
      * @param next where the next chunk starts in the buffer
-     * @param held a chunk already read that the registry refused: handed over first, never read again
+     * @param held a chunk already read that the coalescer refused: handed over first, never read again
      * @param copy a piece of contributing again, not a range from the minter
      */
     private record Open(TimeRange range, Handle handle, byte[] next, ContributionData held, boolean copy) {
+    }
+
+    /**
+     * Where a task's contributor starts.
+     *
+     * @param sealed the shard's sealed upper, as the task's consensus store holds it
+     * @param frontier the task's committed frontier, floored to the grid
+     */
+    public record Start(long sealed, long frontier) {
     }
 
     /** A contribution not yet sealed: its upper, and when it was handed off. */
@@ -71,7 +81,7 @@ public final class Contributor {
         void report(Outcome.Report report, long upper);
     }
 
-    private final BatchCoalescer registry;
+    private final BatchCoalescer coalescer;
     private final String shard;
     private final int partition;
     private final long width;
@@ -94,19 +104,20 @@ public final class Contributor {
      * held it may be gone; a killed previous owner may have contributed past the frontier it
      * committed ({@link #COPY_MARGIN}).
      *
-     * @param frontier the task's committed frontier, floored to the grid
+     * @param recontribute a contribution not sealed this long after hand-off is contributed again
      */
-    public Contributor(BatchCoalescer registry, String shard, int partition, long width, long recontributeMs,
-                       Time time, ShardMetrics metrics, BufferedBytes bytes, long sealed, long frontier) {
-        this.registry = registry;
+    public Contributor(BatchCoalescer coalescer, String shard, int partition, Grid grid, Duration recontribute,
+                       Time time, ShardMetrics metrics, BufferedBytes bytes, Start start) {
+        this.coalescer = coalescer;
         this.shard = shard;
         this.partition = partition;
-        this.width = width;
-        this.recontributeMs = recontributeMs;
+        this.width = grid.width();
+        this.recontributeMs = recontribute.toMillis();
         this.time = time;
         this.metrics = metrics;
-        copiesIn(sealed, sealed == 0 ? frontier : Math.max(frontier, sealed) + COPY_MARGIN * width);
-        this.position = registry.register(shard, partition, bytes, sealed);
+        long sealed = start.sealed();
+        copiesIn(sealed, sealed == 0 ? start.frontier() : Math.max(start.frontier(), sealed) + COPY_MARGIN * width);
+        this.position = coalescer.register(shard, partition, bytes, sealed);
     }
 
     /** The lower of the task's next contribution. */
@@ -115,7 +126,7 @@ public final class Contributor {
     }
 
     /**
-     * Hands the closed, not yet handed-off ranges to the registry, as far as the registry takes
+     * Hands the closed, not yet handed-off ranges to the coalescer, as far as the coalescer takes
      * them: the shard's minted ranges (the same ranges every local task contributes), or, where
      * this task's earlier contributions may have other boundaries, one grid interval at a time.
      *
@@ -126,11 +137,11 @@ public final class Contributor {
             return;
         }
         long lower = Math.max(position.lower(), sealed);
-        while (registry.accepting()) {
+        while (coalescer.accepting()) {
             boolean copy = lower < copiesBelow && lower < closed;
             TimeRange next = copy
                 ? TimeRange.of(lower, pieceEnd(lower, closed))
-                : registry.nextRange(shard, new RangeMinter.Ask(partition, sealed, lower, closed)).orElse(null);
+                : coalescer.nextRange(shard, new RangeMinter.Ask(partition, sealed, lower, closed)).orElse(null);
             if (next == null || next.upper() > closed || !offer(next, copy, buffer)) {
                 return;
             }
@@ -145,7 +156,7 @@ public final class Contributor {
      */
     public void tick(long sealed, long closed, Buffer buffer, Reporter reporter) {
         metrics.sealProgress().observed(partition, sealed, closed, time.milliseconds());
-        registry.tick();
+        coalescer.tick();
         pollHandles(reporter);
         recontributeIfParticipantLeft(sealed);
         recontributeIfStuck(sealed);
@@ -158,11 +169,11 @@ public final class Contributor {
             LOG.info("closing with {} unanswered batches; the next owner contributes again",
                 inFlight.size());
         }
-        inFlight.forEach(registry::abandon);
+        inFlight.forEach(coalescer::abandon);
         inFlight.clear();
         unsealed.clear();
         open = null;
-        registry.deregister(shard, partition);
+        coalescer.deregister(shard, partition);
         metrics.sealProgress().left(partition);
     }
 
@@ -195,14 +206,14 @@ public final class Contributor {
         copiesBelow = Math.min(below, copiesFrom + most);
     }
 
-    /** Offers the range; false if the registry refused some chunk of it (back-pressure: the rest follows later). */
+    /** Offers the range; false if the coalescer refused some chunk of it (back-pressure: the rest follows later). */
     private boolean offer(TimeRange range, boolean copy, Buffer buffer) {
         open = new Open(range, null, null, null, copy);
         return handOverRest(buffer);
     }
 
     /**
-     * Hands over the open range, a chunk at a time, as far as the registry takes it; true once
+     * Hands over the open range, a chunk at a time, as far as the coalescer takes it; true once
      * nothing of it is left to hand over. A refused chunk is kept, so that back-pressure costs no
      * second read of the buffer (issue 12 item 12), and a full queue no read at all.
      */
@@ -212,17 +223,17 @@ public final class Contributor {
             ContributionData data = open.held();
             byte[] next = open.next();
             if (data == null) {
-                if (!registry.accepting()) {
+                if (!coalescer.accepting()) {
                     return false;
                 }
-                Chunk chunk = buffer.read(range.lower(), range.upper(), next, registry.chunkBytes());
+                Chunk chunk = buffer.read(range.lower(), range.upper(), next, coalescer.chunkBytes());
                 data = new ContributionData(shard, partition, range, chunk.updates(),
                     time.milliseconds(), chunk.next() == null);
                 next = chunk.next();
             }
             Handle handle = open.handle();
             if (handle == null) {
-                Optional<Handle> taken = registry.contribute(data, open.copy());
+                Optional<Handle> taken = coalescer.contribute(data, open.copy());
                 if (taken.isEmpty()) {
                     open = new Open(range, null, next, data, open.copy());
                     return false;
@@ -231,7 +242,7 @@ public final class Contributor {
                 inFlight.addLast(handle);
                 unsealed.addLast(new Unsealed(range.upper(), data.closedAtMs()));
                 metrics.contributed();
-            } else if (!registry.more(handle, data)) {
+            } else if (!coalescer.more(handle, data)) {
                 open = new Open(range, handle, next, data, open.copy());
                 return false;
             }
@@ -244,7 +255,7 @@ public final class Contributor {
     private void pollHandles(Reporter reporter) {
         while (!inFlight.isEmpty()) {
             Handle head = inFlight.peekFirst();
-            Outcome outcome = registry.poll(head);
+            Outcome outcome = coalescer.poll(head);
             if (outcome instanceof Outcome.Pending) {
                 return;
             }
@@ -269,7 +280,7 @@ public final class Contributor {
      * {@code recontribute.timeout.ms}).
      */
     private void recontributeIfParticipantLeft(long sealed) {
-        registry.takeRestart(shard, partition).filter(r -> r.upper() > sealed).ifPresent(r -> {
+        coalescer.takeRestart(shard, partition).filter(r -> r.upper() > sealed).ifPresent(r -> {
             // restarting abandons every handle in flight: from the oldest of them at the latest, or a
             // batch below the restarted range that is still being written would be dropped with nobody
             // contributing it again until recontribute.timeout.ms
@@ -287,7 +298,7 @@ public final class Contributor {
         while (!unsealed.isEmpty() && unsealed.peekFirst().upper() <= sealed) {
             unsealed.pollFirst();
         }
-        // while a copy of the last round is still in the registry, another round would only queue behind it
+        // while a copy of the last round is still in the coalescer, another round would only queue behind it
         boolean copyInFlight = !inFlight.isEmpty() && inFlight.peekFirst().upper() <= copiesBelow;
         if (!copyInFlight && !unsealed.isEmpty() && time.milliseconds() - unsealed.peekFirst().handedOffAtMs() >= recontributeMs) {
             LOG.info("[{}, {}) not sealed within {} ms, contributing again", sealed,
@@ -297,12 +308,12 @@ public final class Contributor {
     }
 
     private void restartFrom(long lower) {
-        inFlight.forEach(registry::abandon);
+        inFlight.forEach(coalescer::abandon);
         inFlight.clear();
         unsealed.clear();
         open = null;
         copiesIn(lower, Math.max(copiesBelow, position.lower()));
-        registry.rewind(shard, partition, lower);
+        coalescer.rewind(shard, partition, lower);
         metrics.recontributed();
     }
 }

@@ -18,7 +18,7 @@ import java.util.Optional;
  * again at once.
  * A copy is harmless (the appender uses one), so a report that did commit costs only the copy.
  * Bounded: the oldest deliveries are forgotten first (a seal long past them made them moot, and the
- * timeout still covers any that is not). Guarded by the registry's lock.
+ * timeout still covers any that is not). Guarded by the coalescer's lock.
  */
 final class Deliveries {
     static final int KEPT = 512;

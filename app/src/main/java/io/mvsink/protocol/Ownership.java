@@ -1,7 +1,7 @@
 package io.mvsink.protocol;
 
 /**
- * Who takes a finished, undelivered batch, decided under the registry's lock: the first
+ * Who takes a finished, undelivered batch, decided under the coalescer's lock: the first
  * participant that polls it. Injectable only so that a test can break the rule and see the
  * orphan detector count.
  */

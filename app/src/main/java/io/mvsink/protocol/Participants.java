@@ -9,7 +9,7 @@ import java.util.Set;
  * The local tasks of one shard in this JVM and where each one stands: the one record of a
  * partition's contribution progress. Barriers ({@link BatchCoalescer}), the minter
  * ({@link RangeMinter}) and the task itself ({@link Contributor}) all read it from here. Written
- * only under the registry's lock; a task reads its own position without it.
+ * only under the coalescer's lock; a task reads its own position without it.
  */
 final class Participants {
     /** Where one local task stands. */

@@ -339,7 +339,7 @@ final class SharedBuilder {
     }
 
     /**
-     * Whether the builder can leave the registry: settled and every handle answered or abandoned.
+     * Whether the builder can leave the coalescer: settled and every handle answered or abandoned.
      * A finished batch nobody took is dropped: an orphan if some participant was told another one
      * reports it (DESIGN invariant 2), else abandoned (its contributors contribute again).
      */

@@ -34,7 +34,7 @@
  * <p>Invariants, each with the method that enforces it:
  * <ol>
  *   <li>One record of a partition's contribution progress: its {@code Participants.Position}
- *       (written only under the registry's lock: {@code Participants.handedOff}, {@code Participants.rewind},
+ *       (written only under the coalescer's lock: {@code Participants.handedOff}, {@code Participants.rewind},
  *       {@code Participants.asked}); barriers, the minter and the task read it from there.</li>
  *   <li>Every local task of a shard is handed the same minted ranges: a minted range is
  *       contiguous with the last and never changes once minted ({@link io.mvsink.protocol.RangeMinter#next}).</li>
@@ -56,7 +56,7 @@
  *   <li>A builder moves only along OPEN → CLOSED → FINISHED → DELIVERED | DROPPED, or OPEN | CLOSED
  *       → FAILED, and only by its own methods ({@code SharedBuilder.State.canBecome}, {@code SharedBuilder.become}).</li>
  *   <li>Exactly one participant of a finished batch is told to report it, everyone else that it is
- *       covered (DESIGN invariant 2: {@code SharedBuilder.answer} under the registry's lock); a
+ *       covered (DESIGN invariant 2: {@code SharedBuilder.answer} under the coalescer's lock); a
  *       batch dropped after some participant was told Covered counts as orphaned
  *       ({@code SharedBuilder.retire}, {@code LocalShard.retire}, {@link io.mvsink.protocol.BatchCoalescer#orphanedBatches}).</li>
  *   <li>A builder leaves its shard only when every participant is answered or abandoned, so nothing
@@ -93,11 +93,11 @@
  *   <li>Minting waits until the app first runs, so that the first ranges are contributed by every
  *       local task ({@link io.mvsink.protocol.MintingHold}).</li>
  * </ol>
- * One owner per piece of state: the registry keeps only what is JVM-wide ({@code Totals}) and
+ * One owner per piece of state: the coalescer keeps only what is JVM-wide ({@code Totals}) and
  * routes each call to its shard; a {@code LocalShard} owns its tasks, minter, deliveries and
  * builders; a {@code SharedBuilder} owns its participants ({@code Seat}s) and its {@code Work},
  * which it drains itself; a {@link io.mvsink.protocol.Handle} is a ticket without state.
- * Not thread-safe unless a class says otherwise: the registry's one lock guards every shard and
+ * Not thread-safe unless a class says otherwise: the coalescer's one lock guards every shard and
  * builder; a {@link io.mvsink.protocol.Contributor} runs on its task's stream thread.
  */
 package io.mvsink.protocol;

@@ -75,8 +75,9 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
             new AcceptedSchemas(context.getStateStore(StoreNames.SCHEMA_DECISIONS)), sink.time());
         byte[] stored = progressStore.get(partition);
         this.progress = stored == null ? new TaskProgress(0L, 0L, 0L) : Codecs.TASK_PROGRESS.decode(stored);
-        this.contributor = new Contributor(sink.batches(), sink.shard(), partition, grid.width(), sink.recontributeMs(),
-            sink.time(), sink.metrics(), intervalBytes, sealed.get(), grid.floor(progress.getFrontier()));
+        this.contributor = new Contributor(sink.batches(), sink.shard(), partition, grid, sink.recontribute(),
+            sink.time(), sink.metrics(), intervalBytes,
+            new Contributor.Start(sealed.get(), grid.floor(progress.getFrontier())));
         context.schedule(Duration.ofMillis(sink.punctuateMs()), PunctuationType.WALL_CLOCK_TIME, now -> {
             try (ShardLogContext.Scope scope = logContext()) {
                 tick();

@@ -6,6 +6,7 @@ import io.mvsink.protocol.BatchCoalescer;
 import io.mvsink.compact.BatchMerge;
 import io.mvsink.metrics.ShardMetrics;
 import io.mvsink.registry.SchemaRegistry;
+import java.time.Duration;
 import java.util.concurrent.Executor;
 import org.apache.kafka.common.utils.Time;
 
@@ -54,8 +55,8 @@ public record SinkContext(SinkSettings settings, Time time, ShardMetrics metrics
     }
 
     /** A contribution not sealed this long after hand-off is contributed again. */
-    public long recontributeMs() {
-        return settings.recontribute().toMillis();
+    public Duration recontribute() {
+        return settings.recontribute();
     }
 
     /** A larger row is bad input. */

@@ -41,7 +41,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The registry alone under concurrency: task threads contribute, poll, abandon, deregister and
+ * The coalescer alone under concurrency: task threads contribute, poll, abandon, deregister and
  * register in random orders on three shards, while the pool builds on a blob store that fails a
  * share of its writes, a clock thread moves the mock time and ticks, and a reader thread reads
  * every gauge. Every handle's answer is recorded and checked at the end (102,000 lifecycles over the three modes) against invariant 2 (each
@@ -105,7 +105,7 @@ class BatchCoalescerStressTest {
     private final AtomicInteger lifecycles = new AtomicInteger();
     private final AtomicLong failedWrites = new AtomicLong();
     private final AtomicLong gaugeReads = new AtomicLong();
-    private BatchCoalescer registry;
+    private BatchCoalescer coalescer;
 
     @ParameterizedTest(name = "{0}, {1} lifecycles")
     @CsvSource({"BARRIER, 75000", "BEST_EFFORT, 17000", "NONE, 10000"})
@@ -122,7 +122,7 @@ class BatchCoalescerStressTest {
 
     private void run(CoalescingMode mode, int target, long seed) throws Exception {
         long started = System.nanoTime();
-        registry = TestCoalescer.of(mode).blobs(new FailingBlobStore(new Random(seed ^ 0x9E3779B97F4A7C15L)))
+        coalescer = TestCoalescer.of(mode).blobs(new FailingBlobStore(new Random(seed ^ 0x9E3779B97F4A7C15L)))
             .schemas(schemas).time(time).parts(PART_TARGET_BYTES)
             .settings(s -> s.withBarrierTimeout(Duration.ofMillis(BARRIER_TIMEOUT_MS)).withMaxQueuedBytes(MAX_QUEUED_BYTES)
                 .withThreads(POOL_THREADS))
@@ -131,7 +131,7 @@ class BatchCoalescerStressTest {
             String shard = "shard-" + s;
             metrics.put(shard, new ShardMetrics(shard));
             refusals.put(shard, new AtomicLong());
-            registry.addShard(new ShardSink(shard, shard + "/", "test-consensus/" + shard,
+            coalescer.addShard(new ShardSink(shard, shard + "/", "test-consensus/" + shard,
                 metrics.get(shard)));
         }
         AtomicBoolean stop = new AtomicBoolean();
@@ -154,14 +154,14 @@ class BatchCoalescerStressTest {
             resolvedAt = System.nanoTime();
             // builders that every participant abandoned while their barrier was open close on a tick
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(10))
-                .until(() -> registry.liveBatches() == 0 && registry.queuedBytes() == 0);
+                .until(() -> coalescer.liveBatches() == 0 && coalescer.queuedBytes() == 0);
         } finally {
             stop.set(true);
             clock.join();
             reader.join();
         }
         assertTrue(errors.isEmpty(), "errors: " + errors);
-        registry.close();
+        coalescer.close();
         long retiredAt = System.nanoTime();
         Stats stats = verify(mode);
         System.out.printf("stress %s seed %d: %d lifecycles resolved in %d ms, retired after %d ms more, "
@@ -177,7 +177,7 @@ class BatchCoalescerStressTest {
         List<Task> tasks = new ArrayList<>();
         for (int s = 0; s < SHARDS; s++) {
             Task task = new Task("shard-" + s, index);
-            registry.register(task.shard, task.partition);
+            coalescer.register(task.shard, task.partition);
             task.registered = true;
             tasks.add(task);
         }
@@ -214,7 +214,7 @@ class BatchCoalescerStressTest {
     private void step(Task task, Random random, List<Life> lives, long[] nextRowId) {
         int action = random.nextInt(100);
         if (!task.registered && action < 30) {
-            registry.register(task.shard, task.partition);
+            coalescer.register(task.shard, task.partition);
             task.registered = true;
         } else if (action < 45 && task.inFlight.size() < MAX_IN_FLIGHT) {
             contribute(task, random, lives, nextRowId);
@@ -229,10 +229,10 @@ class BatchCoalescerStressTest {
                     abandon(task, life);
                 }
             }
-            registry.deregister(task.shard, task.partition);
+            coalescer.deregister(task.shard, task.partition);
             task.registered = false;
         } else if (action < 93) {
-            registry.tick();
+            coalescer.tick();
         } else if (!task.inFlight.isEmpty()) {
             for (Life life : new ArrayList<>(task.inFlight)) {
                 if (!life.resolved()) {
@@ -257,7 +257,7 @@ class BatchCoalescerStressTest {
             updates.add(TestUpdates.update(schemaId, TestUpdates.row(ids[i], "c", ids[i]), lower + i, i == 1 ? -1 : 1));
         }
         ContributionData c = new ContributionData(task.shard, task.partition, new TimeRange(lower, upper), updates, time.milliseconds());
-        Optional<Handle> handle = registry.contribute(c);
+        Optional<Handle> handle = coalescer.contribute(c);
         if (handle.isEmpty()) {
             refusals.get(task.shard).incrementAndGet();
             return;
@@ -270,7 +270,7 @@ class BatchCoalescerStressTest {
     }
 
     private void poll(Task task, Life life, boolean restartOnFailure) {
-        Outcome outcome = registry.poll(life.handle);
+        Outcome outcome = coalescer.poll(life.handle);
         if (outcome instanceof Outcome.Pending) {
             Thread.yield();
             return;
@@ -287,7 +287,7 @@ class BatchCoalescerStressTest {
     }
 
     private void abandon(Task task, Life life) {
-        registry.abandon(life.handle);
+        coalescer.abandon(life.handle);
         life.abandoned = true;
         task.inFlight.remove(life);
     }
@@ -297,16 +297,16 @@ class BatchCoalescerStressTest {
     private void runClock(Random random, AtomicBoolean stop) {
         while (!stop.get()) {
             time.sleep(1 + random.nextInt(4));
-            registry.tick();
+            coalescer.tick();
             LockSupport.parkNanos(500_000);
         }
     }
 
     private void readGauges(AtomicBoolean stop) {
         while (!stop.get()) {
-            long orphaned = registry.orphanedBatches();
-            long queued = registry.queuedBytes();
-            int live = registry.liveBatches();
+            long orphaned = coalescer.orphanedBatches();
+            long queued = coalescer.queuedBytes();
+            int live = coalescer.liveBatches();
             long metricOrphans = 0;
             long sum = 0;
             for (ShardMetrics m : metrics.values()) {
@@ -406,9 +406,9 @@ class BatchCoalescerStressTest {
             reported += r;
             allAbandoned += a;
         }
-        assertEquals(0, registry.orphanedBatches());
-        assertEquals(0, registry.liveBatches());
-        assertEquals(0, registry.queuedBytes());
+        assertEquals(0, coalescer.orphanedBatches());
+        assertEquals(0, coalescer.liveBatches());
+        assertEquals(0, coalescer.queuedBytes());
         Stats stats = new Stats(reported, covered, failedAnswers, abandoned, allAbandoned, timeouts, refused);
         assertTrue(reported > 0 && failedAnswers > 0 && abandoned > 0, "the run exercised too little: " + stats);
         if (mode != CoalescingMode.NONE) {

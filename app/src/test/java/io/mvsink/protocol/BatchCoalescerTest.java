@@ -63,13 +63,13 @@ class BatchCoalescerTest {
     private final ShardMetrics metrics = new ShardMetrics(ORDERS);
     private final Map<ContributionData, List<GenericRecord>> rowsOf = new IdentityHashMap<>();
     private long nextRowId;
-    private BatchCoalescer registry;
+    private BatchCoalescer coalescer;
 
     @AfterEach
     void closeRegistry() {
         blobs.release();
-        if (registry != null) {
-            registry.close();
+        if (coalescer != null) {
+            coalescer.close();
         }
     }
 
@@ -92,16 +92,16 @@ class BatchCoalescerTest {
         }
         assertEquals(3, metrics.batchesBuilt());
         assertEquals(3, metrics.participants());
-        assertEquals(0, registry.liveBatches());
+        assertEquals(0, coalescer.liveBatches());
     }
 
     @Test
     void shouldWriteACopyAsBlobsHoweverSmallSoThatABatchRejectedForItsInlineDataComesBackAsBlobs() {
-        registry = coalescer(NONE, BIG_PARTS, Long.MAX_VALUE)
+        coalescer = coalescer(NONE, BIG_PARTS, Long.MAX_VALUE)
             .shard(new ShardSink(ORDERS, ORDERS + "/", "test-consensus/" + ORDERS, metrics, 1 << 16)).build();
 
-        Batch minted = reportOf(registry.contribute(contribution(ORDERS, 0, 0, 1000, 2), false).orElseThrow());
-        Batch copy = reportOf(registry.contribute(contribution(ORDERS, 0, 0, 1000, 2), true).orElseThrow());
+        Batch minted = reportOf(coalescer.contribute(contribution(ORDERS, 0, 0, 1000, 2), false).orElseThrow());
+        Batch copy = reportOf(coalescer.contribute(contribution(ORDERS, 0, 0, 1000, 2), true).orElseThrow());
 
         assertTrue(minted.getParts().stream().allMatch(part -> part.getInline() != null), "a small batch is inline");
         assertTrue(copy.getParts().stream().allMatch(part -> part.getInline() == null),
@@ -124,17 +124,17 @@ class BatchCoalescerTest {
         for (Handle h : joiners) {
             assertEquals(first.batchId(), h.batchId(), "joined the busy builder");
         }
-        assertInstanceOf(Outcome.Pending.class, registry.poll(first));
+        assertInstanceOf(Outcome.Pending.class, coalescer.poll(first));
         blobs.release();
 
         Batch batch = reportOf(first);
         assertEquals(List.of(0, 1, 2, 3), partitions(batch));
         for (Handle h : joiners) {
-            assertEquals(new Outcome.Covered(first.batchId()), registry.poll(h));
+            assertEquals(new Outcome.Covered(first.batchId()), coalescer.poll(h));
         }
         assertEquals(1, metrics.batchesBuilt());
         assertEquals(4, metrics.participants());
-        assertEquals(0, registry.liveBatches());
+        assertEquals(0, coalescer.liveBatches());
     }
 
     @Test
@@ -165,7 +165,7 @@ class BatchCoalescerTest {
         assertEquals(first.batchId(), other.batchId());
         assertEquals(List.of(0, 1), partitions(reportOf(first)));
         assertEquals(List.of(0), partitions(reportOf(again)));
-        assertEquals(new Outcome.Covered(first.batchId()), registry.poll(other));
+        assertEquals(new Outcome.Covered(first.batchId()), coalescer.poll(other));
     }
 
     // ---- barrier ----
@@ -178,7 +178,7 @@ class BatchCoalescerTest {
         for (int p = 0; p < 3; p++) {
             handles.add(contribute(ORDERS, p, 0, 1000, 2));
         }
-        awaitCondition().until(() -> registry.queuedBytes() == 0);
+        awaitCondition().until(() -> coalescer.queuedBytes() == 0);
         assertAllPending(handles);
 
         handles.add(contribute(ORDERS, 3, 0, 1000, 2));
@@ -202,15 +202,15 @@ class BatchCoalescerTest {
         }
 
         time.sleep(BARRIER_TIMEOUT_MS - 1);
-        registry.tick();
-        awaitCondition().until(() -> registry.queuedBytes() == 0);
+        coalescer.tick();
+        awaitCondition().until(() -> coalescer.queuedBytes() == 0);
         assertAllPending(handles);
         assertEquals(0, metrics.barrierTimeouts());
         assertEquals(0, metrics.batchesBuilt());
 
         time.sleep(1);
-        registry.tick();
-        registry.tick();
+        coalescer.tick();
+        coalescer.tick();
 
         assertEquals(List.of(0, 1, 2), partitions(reportOf(handles.get(0))));
         assertEquals(1, metrics.barrierTimeouts());
@@ -225,10 +225,10 @@ class BatchCoalescerTest {
         for (int p = 0; p < 3; p++) {
             handles.add(contribute(ORDERS, p, 0, 1000, 2));
         }
-        awaitCondition().until(() -> registry.queuedBytes() == 0);
+        awaitCondition().until(() -> coalescer.queuedBytes() == 0);
         assertAllPending(handles);
 
-        registry.deregister(ORDERS, 3);
+        coalescer.deregister(ORDERS, 3);
 
         assertEquals(List.of(0, 1, 2), partitions(reportOf(handles.get(0))));
         assertEquals(0, metrics.barrierTimeouts());
@@ -244,8 +244,8 @@ class BatchCoalescerTest {
         Handle two = contribute(ORDERS, 2, 0, 1000, 1);
 
         assertEquals(List.of(1, 2), partitions(reportOf(one)));
-        assertEquals(new Outcome.Covered(one.batchId()), registry.poll(two));
-        assertInstanceOf(Outcome.Pending.class, registry.poll(ahead));
+        assertEquals(new Outcome.Covered(one.batchId()), coalescer.poll(two));
+        assertInstanceOf(Outcome.Pending.class, coalescer.poll(ahead));
         assertEquals(0, metrics.barrierTimeouts());
     }
 
@@ -258,7 +258,7 @@ class BatchCoalescerTest {
         Handle two = contribute(ORDERS, 2, 1000, 2000, 1);
         // tasks 1 and 2 passed [0, 1000) without joining it: it holds task 0 alone
         assertEquals(List.of(0), partitions(reportOf(behind)));
-        awaitCondition().until(() -> registry.queuedBytes() == 0);
+        awaitCondition().until(() -> coalescer.queuedBytes() == 0);
         assertAllPending(List.of(one, two));
 
         Handle caughtUp = contribute(ORDERS, 0, 1000, 2000, 1);
@@ -295,7 +295,7 @@ class BatchCoalescerTest {
 
         assertNotEquals(first.batchId(), again.batchId());
         assertEquals(List.of(0), partitions(reportOf(again)));
-        assertInstanceOf(Outcome.Pending.class, registry.poll(first));
+        assertInstanceOf(Outcome.Pending.class, coalescer.poll(first));
         Handle other = contribute(ORDERS, 1, 0, 1000, 2);
         assertEquals(first.batchId(), other.batchId());
         assertEquals(List.of(0, 1), partitions(reportOf(first)));
@@ -313,20 +313,20 @@ class BatchCoalescerTest {
         }
         awaitCondition().until(() -> metrics.batchesBuilt() == 1);
 
-        Outcome owner = registry.poll(handles.get(2));
+        Outcome owner = coalescer.poll(handles.get(2));
         assertInstanceOf(Outcome.Report.class, owner);
         for (int p : List.of(0, 3)) {
-            assertEquals(new Outcome.Covered(handles.get(2).batchId()), registry.poll(handles.get(p)));
+            assertEquals(new Outcome.Covered(handles.get(2).batchId()), coalescer.poll(handles.get(p)));
         }
-        assertEquals(1, registry.liveBatches(), "a participant still has to hear about the batch");
-        assertEquals(new Outcome.Covered(handles.get(2).batchId()), registry.poll(handles.get(1)));
+        assertEquals(1, coalescer.liveBatches(), "a participant still has to hear about the batch");
+        assertEquals(new Outcome.Covered(handles.get(2).batchId()), coalescer.poll(handles.get(1)));
 
-        assertEquals(0, registry.liveBatches());
-        assertThrows(IllegalStateException.class, () -> registry.poll(handles.get(2)));
-        assertThrows(IllegalStateException.class, () -> registry.poll(handles.get(0)));
-        registry.abandon(handles.get(2));
+        assertEquals(0, coalescer.liveBatches());
+        assertThrows(IllegalStateException.class, () -> coalescer.poll(handles.get(2)));
+        assertThrows(IllegalStateException.class, () -> coalescer.poll(handles.get(0)));
+        coalescer.abandon(handles.get(2));
         assertEquals(0, metrics.batchesAbandoned());
-        assertEquals(0, registry.orphanedBatches());
+        assertEquals(0, coalescer.orphanedBatches());
     }
 
     @ParameterizedTest(name = "maybe written: {0}")
@@ -345,7 +345,7 @@ class BatchCoalescerTest {
         }
         assertEquals(1, metrics.batchesFailed());
         assertEquals(0, metrics.batchesBuilt());
-        assertEquals(0, registry.liveBatches());
+        assertEquals(0, coalescer.liveBatches());
 
         List<Handle> again = new ArrayList<>();
         for (int p = 0; p < 3; p++) {
@@ -356,7 +356,7 @@ class BatchCoalescerTest {
 
     @Test
     void shouldCountAnOrphanWhenABrokenOwnershipRuleLetsNobodyTakeAFinishedBatch() {
-        registry = coalescer(BARRIER, BIG_PARTS, Long.MAX_VALUE).ownership((batch, polling) -> false)
+        coalescer = coalescer(BARRIER, BIG_PARTS, Long.MAX_VALUE).ownership((batch, polling) -> false)
             .shard(new ShardSink(ORDERS, ORDERS + "/", ORDERS + "-owner", metrics)).build();
         registerAll(ORDERS, 2);
         List<Handle> handles = List.of(contribute(ORDERS, 0, 0, 1000, 2), contribute(ORDERS, 1, 0, 1000, 2));
@@ -364,7 +364,7 @@ class BatchCoalescerTest {
         for (Handle h : handles) {
             assertInstanceOf(Outcome.Covered.class, outcomeOf(h), "each is told another one reports it");
         }
-        assertEquals(1, registry.orphanedBatches(), "nobody reported it: the detector fires");
+        assertEquals(1, coalescer.orphanedBatches(), "nobody reported it: the detector fires");
         assertEquals(1, metrics.orphanedBatches());
         assertEquals(0, metrics.batchesAbandoned());
     }
@@ -375,27 +375,27 @@ class BatchCoalescerTest {
         registerAll(ORDERS, 2);
         List<Handle> handles = List.of(contribute(ORDERS, 0, 0, 1000, 2), contribute(ORDERS, 1, 0, 1000, 2));
         awaitCondition().until(() -> metrics.batchesBuilt() == 1);
-        handles.forEach(registry::abandon);
+        handles.forEach(coalescer::abandon);
 
-        assertEquals(0, registry.orphanedBatches(), "abandoned (the tasks contribute again), not orphaned");
+        assertEquals(0, coalescer.orphanedBatches(), "abandoned (the tasks contribute again), not orphaned");
         assertEquals(1, metrics.batchesAbandoned());
-        assertEquals(0, registry.liveBatches());
+        assertEquals(0, coalescer.liveBatches());
     }
 
     @Test
     void shouldRefuseASecondAppOfTheSameShardInOneJvmUntilTheFirstIsRemoved() {
         start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
         ShardSink again = new ShardSink(ORDERS, ORDERS + "/", "test-consensus/" + ORDERS, new ShardMetrics(ORDERS));
-        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> registry.addShard(again));
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> coalescer.addShard(again));
         assertTrue(refused.getMessage().contains("shard " + ORDERS + " already runs in this JVM"), refused.getMessage());
-        registry.removeShard(ORDERS);
-        registry.addShard(again);
+        coalescer.removeShard(ORDERS);
+        coalescer.addShard(again);
     }
 
     @Test
     void shouldReportQueuedBytesAndLiveBatchesPerShard() {
         start(BARRIER, 1, Long.MAX_VALUE); // a part per update: each builder stops at its first (held) write
-        registry.addShard(new ShardSink(PAYMENTS, PAYMENTS + "/", "test-consensus/" + PAYMENTS, new ShardMetrics(PAYMENTS)));
+        coalescer.addShard(new ShardSink(PAYMENTS, PAYMENTS + "/", "test-consensus/" + PAYMENTS, new ShardMetrics(PAYMENTS)));
         registerAll(ORDERS, 2);
         blobs.hold();
         contribute(ORDERS, 0, 0, 1000, 3);
@@ -403,13 +403,13 @@ class BatchCoalescerTest {
         awaitCondition().until(() -> blobs.writesStarted() == 1);
         contribute(ORDERS, 0, 1000, 2000, 3); // its builder stops at the held write too: its bytes stay queued
 
-        assertTrue(registry.queuedBytes(ORDERS) > 0);
-        assertEquals(registry.queuedBytes(), registry.queuedBytes(ORDERS));
-        assertEquals(0, registry.queuedBytes(PAYMENTS), "payments queues nothing");
-        assertEquals(2, registry.liveBatches(ORDERS));
-        assertEquals(0, registry.liveBatches(PAYMENTS));
+        assertTrue(coalescer.queuedBytes(ORDERS) > 0);
+        assertEquals(coalescer.queuedBytes(), coalescer.queuedBytes(ORDERS));
+        assertEquals(0, coalescer.queuedBytes(PAYMENTS), "payments queues nothing");
+        assertEquals(2, coalescer.liveBatches(ORDERS));
+        assertEquals(0, coalescer.liveBatches(PAYMENTS));
         blobs.release();
-        awaitCondition().until(() -> registry.queuedBytes(ORDERS) == 0);
+        awaitCondition().until(() -> coalescer.queuedBytes(ORDERS) == 0);
     }
 
     @Test
@@ -422,13 +422,13 @@ class BatchCoalescerTest {
         assertInstanceOf(Outcome.Report.class, outcomeOf(owner));
         assertInstanceOf(Outcome.Covered.class, outcomeOf(covered));
         assertInstanceOf(Outcome.Covered.class, outcomeOf(other));
-        assertEquals(Optional.empty(), registry.takeRestart(ORDERS, 1), "every participant is still here");
+        assertEquals(Optional.empty(), coalescer.takeRestart(ORDERS, 1), "every participant is still here");
 
-        registry.deregister(ORDERS, 0); // the owner leaves before its report is known to commit
+        coalescer.deregister(ORDERS, 0); // the owner leaves before its report is known to commit
 
-        assertEquals(Optional.of(TimeRange.of(0, 1000)), registry.takeRestart(ORDERS, 1));
-        assertEquals(Optional.empty(), registry.takeRestart(ORDERS, 1), "taken once");
-        assertEquals(Optional.of(TimeRange.of(0, 1000)), registry.takeRestart(ORDERS, 2));
+        assertEquals(Optional.of(TimeRange.of(0, 1000)), coalescer.takeRestart(ORDERS, 1));
+        assertEquals(Optional.empty(), coalescer.takeRestart(ORDERS, 1), "taken once");
+        assertEquals(Optional.of(TimeRange.of(0, 1000)), coalescer.takeRestart(ORDERS, 2));
     }
 
     /**
@@ -443,11 +443,11 @@ class BatchCoalescerTest {
     void shouldTellTheOtherParticipantsToContributeAgainWhenAParticipantThatDidNotOwnTheBatchLeaves() {
         deliverOneBatchOfThreePartitions();
 
-        registry.deregister(ORDERS, 2);
+        coalescer.deregister(ORDERS, 2);
 
-        assertEquals(Optional.of(TimeRange.of(0, 1000)), registry.takeRestart(ORDERS, 0), "the owner too");
-        assertEquals(Optional.of(TimeRange.of(0, 1000)), registry.takeRestart(ORDERS, 1));
-        assertEquals(Optional.empty(), registry.takeRestart(ORDERS, 2), "partition 2 left");
+        assertEquals(Optional.of(TimeRange.of(0, 1000)), coalescer.takeRestart(ORDERS, 0), "the owner too");
+        assertEquals(Optional.of(TimeRange.of(0, 1000)), coalescer.takeRestart(ORDERS, 1));
+        assertEquals(Optional.empty(), coalescer.takeRestart(ORDERS, 2), "partition 2 left");
     }
 
     /** The same while the batch is still being written: whoever owns it later reports it with the partition that left. */
@@ -461,11 +461,11 @@ class BatchCoalescerTest {
         contribute(ORDERS, 2, 0, 1000, 2);
         awaitCondition().until(() -> blobs.writesStarted() == 1);
 
-        registry.deregister(ORDERS, 1);
+        coalescer.deregister(ORDERS, 1);
 
-        assertEquals(Optional.of(TimeRange.of(0, 1000)), registry.takeRestart(ORDERS, 0));
-        assertEquals(Optional.of(TimeRange.of(0, 1000)), registry.takeRestart(ORDERS, 2));
-        assertEquals(Optional.empty(), registry.takeRestart(ORDERS, 0), "taken once");
+        assertEquals(Optional.of(TimeRange.of(0, 1000)), coalescer.takeRestart(ORDERS, 0));
+        assertEquals(Optional.of(TimeRange.of(0, 1000)), coalescer.takeRestart(ORDERS, 2));
+        assertEquals(Optional.empty(), coalescer.takeRestart(ORDERS, 0), "taken once");
     }
 
     /**
@@ -480,23 +480,23 @@ class BatchCoalescerTest {
         Handle left = contribute(ORDERS, 0, 0, 1000, 2);
         contribute(ORDERS, 1, 0, 1000, 2);
 
-        registry.deregister(ORDERS, 0);
+        coalescer.deregister(ORDERS, 0);
         Handle late = contribute(ORDERS, 2, 0, 1000, 2);
 
         assertNotEquals(left.batchId(), late.batchId(), "partition 2's contribution is in a batch without partition 0");
-        assertEquals(Optional.of(TimeRange.of(0, 1000)), registry.takeRestart(ORDERS, 1));
+        assertEquals(Optional.of(TimeRange.of(0, 1000)), coalescer.takeRestart(ORDERS, 1));
     }
 
     @Test
     void shouldForgetARestartOfATaskThatLeftBeforeTakingIt() {
         deliverOneBatchOfThreePartitions();
-        registry.deregister(ORDERS, 2); // partitions 0 and 1 are told to contribute again
+        coalescer.deregister(ORDERS, 2); // partitions 0 and 1 are told to contribute again
 
-        registry.deregister(ORDERS, 0); // 0 leaves without taking it (a rebalance revoking both)
-        registry.register(ORDERS, 0); // and comes back: its new task starts from the sealed upper anyway
+        coalescer.deregister(ORDERS, 0); // 0 leaves without taking it (a rebalance revoking both)
+        coalescer.register(ORDERS, 0); // and comes back: its new task starts from the sealed upper anyway
 
-        assertEquals(Optional.empty(), registry.takeRestart(ORDERS, 0), "the old task's restart is moot");
-        assertEquals(Optional.of(TimeRange.of(0, 1000)), registry.takeRestart(ORDERS, 1));
+        assertEquals(Optional.empty(), coalescer.takeRestart(ORDERS, 0), "the old task's restart is moot");
+        assertEquals(Optional.of(TimeRange.of(0, 1000)), coalescer.takeRestart(ORDERS, 1));
     }
 
     @Test
@@ -510,7 +510,7 @@ class BatchCoalescerTest {
             assertInstanceOf(Outcome.Failed.class, outcomeOf(h), "told, not left pending");
         }
         assertEquals(1, metrics.batchesFailed());
-        assertEquals(0, registry.liveBatches());
+        assertEquals(0, coalescer.liveBatches());
         List<Handle> again = List.of(contribute(ORDERS, 0, 0, 1000, 2), contribute(ORDERS, 1, 0, 1000, 2));
         assertEquals(List.of(0, 1), reportedPartitions(again), "the builder threads still build");
     }
@@ -529,7 +529,7 @@ class BatchCoalescerTest {
             // as a Contributor does: told Failed, it rewinds and contributes again; the others, not yet
             // told, count as not passed (their contributions were in the failed batch)
             assertInstanceOf(Outcome.Failed.class, outcomeOf(failed.get(p)));
-            registry.rewind(ORDERS, p, 0);
+            coalescer.rewind(ORDERS, p, 0);
             again.add(contribute(ORDERS, p, 0, 1000, 2));
         }
 
@@ -542,13 +542,13 @@ class BatchCoalescerTest {
         start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
         registerAll(ORDERS, 2);
         ContributionData first = contribution(ORDERS, 0, 0, 1000, 5);
-        Handle chunked = registry.contribute(chunk(first, false)).orElseThrow();
+        Handle chunked = coalescer.contribute(chunk(first, false)).orElseThrow();
         Handle whole = contribute(ORDERS, 1, 0, 1000, 3);
 
         // the barrier is closed (both joined), but partition 0's contribution is not complete
-        awaitCondition().during(Duration.ofMillis(300)).until(() -> registry.poll(chunked) instanceof Outcome.Pending);
-        assertTrue(registry.more(chunked, chunk(contribution(ORDERS, 0, 0, 1000, 4), false)));
-        assertTrue(registry.more(chunked, chunk(contribution(ORDERS, 0, 0, 1000, 2), true)));
+        awaitCondition().during(Duration.ofMillis(300)).until(() -> coalescer.poll(chunked) instanceof Outcome.Pending);
+        assertTrue(coalescer.more(chunked, chunk(contribution(ORDERS, 0, 0, 1000, 4), false)));
+        assertTrue(coalescer.more(chunked, chunk(contribution(ORDERS, 0, 0, 1000, 2), true)));
 
         Batch batch = reportOf(chunked);
         assertInstanceOf(Outcome.Covered.class, outcomeOf(whole));
@@ -563,29 +563,29 @@ class BatchCoalescerTest {
     void shouldFailABatchWhoseContributorLeftBeforeItsLastChunk() {
         start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
         registerAll(ORDERS, 2);
-        Handle leaving = registry.contribute(chunk(contribution(ORDERS, 0, 0, 1000, 5), false)).orElseThrow();
+        Handle leaving = coalescer.contribute(chunk(contribution(ORDERS, 0, 0, 1000, 5), false)).orElseThrow();
         Handle staying = contribute(ORDERS, 1, 0, 1000, 3);
 
-        registry.abandon(leaving);
+        coalescer.abandon(leaving);
 
         assertInstanceOf(Outcome.Failed.class, outcomeOf(staying),
             "without the rest of partition 0's range the batch cannot be finished");
-        assertEquals(0, registry.liveBatches());
+        assertEquals(0, coalescer.liveBatches());
     }
 
     @Test
     void shouldRefuseAChunkOverTheQueueBoundAndTakeItLater() {
         start(NONE, 1, 1_500); // a part per update: the held store stops the builder in its first chunk
-        registry.register(ORDERS, 0);
+        coalescer.register(ORDERS, 0);
         blobs.hold();
-        Handle h = registry.contribute(chunk(contribution(ORDERS, 0, 0, 1000, 40), false)).orElseThrow();
+        Handle h = coalescer.contribute(chunk(contribution(ORDERS, 0, 0, 1000, 40), false)).orElseThrow();
         ContributionData rest = chunk(contribution(ORDERS, 0, 0, 1000, 40), true);
-        assertTrue(registry.queuedBytes() > 0);
+        assertTrue(coalescer.queuedBytes() > 0);
 
-        assertFalse(registry.more(h, rest), "the queue holds the first chunk: the second waits");
+        assertFalse(coalescer.more(h, rest), "the queue holds the first chunk: the second waits");
         blobs.release();
-        awaitCondition().until(() -> registry.queuedBytes() == 0);
-        assertTrue(registry.more(h, rest));
+        awaitCondition().until(() -> coalescer.queuedBytes() == 0);
+        assertTrue(coalescer.more(h, rest));
         assertEquals(80, reportOf(h).getUpdates());
     }
 
@@ -611,8 +611,8 @@ class BatchCoalescerTest {
         for (Handle h : List.of(first, second, third)) {
             assertInstanceOf(Outcome.Failed.class, outcomeOf(h));
         }
-        awaitCondition().until(() -> registry.queuedBytes() == 0);
-        assertEquals(0, registry.liveBatches());
+        awaitCondition().until(() -> coalescer.queuedBytes() == 0);
+        assertEquals(0, coalescer.liveBatches());
         assertEquals(1, metrics.batchesFailed());
         assertEquals(1, blobs.writesStarted(), "nothing is written after the failure");
     }
@@ -624,29 +624,29 @@ class BatchCoalescerTest {
         Handle zero = contribute(ORDERS, 0, 0, 1000, 1);
         Handle one = contribute(ORDERS, 1, 0, 1000, 1);
         awaitCondition().until(() -> metrics.batchesBuilt() == 1);
-        assertEquals(1, registry.liveBatches());
+        assertEquals(1, coalescer.liveBatches());
 
-        registry.abandon(zero);
-        assertEquals(1, registry.liveBatches());
-        registry.abandon(one);
+        coalescer.abandon(zero);
+        assertEquals(1, coalescer.liveBatches());
+        coalescer.abandon(one);
 
         assertEquals(1, metrics.batchesAbandoned());
-        assertEquals(0, registry.orphanedBatches());
+        assertEquals(0, coalescer.orphanedBatches());
         assertEquals(0, metrics.orphanedBatches());
-        assertEquals(0, registry.liveBatches());
+        assertEquals(0, coalescer.liveBatches());
     }
 
     @Test
     void shouldDropABatchAbandonedBeforeItFinished() {
         start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
         registerAll(ORDERS, 2);
-        registry.abandon(contribute(ORDERS, 0, 0, 1000, 1));
-        registry.abandon(contribute(ORDERS, 1, 0, 1000, 1));
+        coalescer.abandon(contribute(ORDERS, 0, 0, 1000, 1));
+        coalescer.abandon(contribute(ORDERS, 1, 0, 1000, 1));
 
-        awaitCondition().until(() -> registry.liveBatches() == 0);
+        awaitCondition().until(() -> coalescer.liveBatches() == 0);
         assertEquals(1, metrics.batchesBuilt());
         assertEquals(1, metrics.batchesAbandoned());
-        assertEquals(0, registry.orphanedBatches());
+        assertEquals(0, coalescer.orphanedBatches());
     }
 
     @Test
@@ -654,12 +654,12 @@ class BatchCoalescerTest {
         start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
         registerAll(ORDERS, 2);
         Handle leaving = contribute(ORDERS, 0, 0, 1000, 1);
-        registry.abandon(leaving);
+        coalescer.abandon(leaving);
         Handle staying = contribute(ORDERS, 1, 0, 1000, 1);
 
         assertEquals(List.of(0, 1), partitions(reportOf(staying)));
         assertEquals(0, metrics.batchesAbandoned());
-        assertEquals(0, registry.liveBatches());
+        assertEquals(0, coalescer.liveBatches());
     }
 
     // ---- back-pressure ----
@@ -670,17 +670,17 @@ class BatchCoalescerTest {
         ContributionData second = contribution(ORDERS, 1, 0, 1000, 3);
         start(NONE, 1, first.approximateBytes() + 10);
         blobs.hold();
-        Handle firstHandle = registry.contribute(first).orElseThrow();
+        Handle firstHandle = coalescer.contribute(first).orElseThrow();
         awaitCondition().until(() -> blobs.writesStarted() == 1);
-        assertEquals(first.approximateBytes(), registry.queuedBytes());
+        assertEquals(first.approximateBytes(), coalescer.queuedBytes());
 
-        assertEquals(Optional.empty(), registry.contribute(second));
-        assertEquals(Optional.empty(), registry.contribute(second));
+        assertEquals(Optional.empty(), coalescer.contribute(second));
+        assertEquals(Optional.empty(), coalescer.contribute(second));
         assertEquals(2, metrics.builderRefusals());
 
         blobs.release();
-        awaitCondition().until(() -> registry.queuedBytes() == 0);
-        Handle secondHandle = registry.contribute(second).orElseThrow();
+        awaitCondition().until(() -> coalescer.queuedBytes() == 0);
+        Handle secondHandle = coalescer.contribute(second).orElseThrow();
         assertEquals(List.of(0), partitions(reportOf(firstHandle)));
         assertEquals(List.of(1), partitions(reportOf(secondHandle)));
     }
@@ -703,8 +703,8 @@ class BatchCoalescerTest {
         registerAll(ORDERS, 2);
         ContributionData zero = contribution(ORDERS, 0, 1000, 2000, 40);
         ContributionData one = contribution(ORDERS, 1, 1000, 2000, 25);
-        registry.contribute(zero).orElseThrow();
-        Handle owner = registry.contribute(one).orElseThrow();
+        coalescer.contribute(zero).orElseThrow();
+        Handle owner = coalescer.contribute(one).orElseThrow();
 
         Batch batch = reportOf(owner);
 
@@ -766,7 +766,7 @@ class BatchCoalescerTest {
         ContributionData mixed = new ContributionData(ORDERS, 0, new TimeRange(0, 1000), List.of(
             TestUpdates.update(schemaId, oldRow, 10, 1), TestUpdates.update(evolvedId, newRow, 20, -1)), 0);
 
-        Batch batch = reportOf(registry.contribute(mixed).orElseThrow());
+        Batch batch = reportOf(coalescer.contribute(mixed).orElseThrow());
 
         assertEquals(List.of(schemaId, evolvedId), batch.getSchemaIds());
         assertEquals(2, batch.getParts().size());
@@ -785,7 +785,7 @@ class BatchCoalescerTest {
     void shouldKeepTwoShardsApartInBuildersAndMetrics() {
         start(BARRIER, BIG_PARTS, Long.MAX_VALUE);
         ShardMetrics paymentsMetrics = new ShardMetrics(PAYMENTS);
-        registry.addShard(new ShardSink(PAYMENTS, PAYMENTS + "/", "test-consensus/" + PAYMENTS,
+        coalescer.addShard(new ShardSink(PAYMENTS, PAYMENTS + "/", "test-consensus/" + PAYMENTS,
             paymentsMetrics));
         registerAll(ORDERS, 2);
         registerAll(PAYMENTS, 2);
@@ -799,13 +799,13 @@ class BatchCoalescerTest {
         assertEquals(ORDERS, orders.getShard());
         assertEquals(List.of(0, 1), partitions(orders));
         assertTrue(orders.getParts().stream().allMatch(p -> p.getKey().startsWith(ORDERS + "/")));
-        awaitCondition().until(() -> registry.queuedBytes() == 0);
-        assertInstanceOf(Outcome.Pending.class, registry.poll(payment0));
+        awaitCondition().until(() -> coalescer.queuedBytes() == 0);
+        assertInstanceOf(Outcome.Pending.class, coalescer.poll(payment0));
         assertEquals(1, metrics.batchesBuilt());
         assertEquals(0, paymentsMetrics.batchesBuilt());
 
         time.sleep(BARRIER_TIMEOUT_MS);
-        registry.tick();
+        coalescer.tick();
 
         Batch payments = reportOf(payment0);
         assertEquals(PAYMENTS, payments.getShard());
@@ -825,7 +825,7 @@ class BatchCoalescerTest {
     void shouldRefuseAContributionOfAShardItWasNotGiven() {
         start(BEST_EFFORT, BIG_PARTS, Long.MAX_VALUE);
 
-        assertThrows(IllegalStateException.class, () -> registry.contribute(contribution(PAYMENTS, 0, 0, 1000, 1)));
+        assertThrows(IllegalStateException.class, () -> coalescer.contribute(contribution(PAYMENTS, 0, 0, 1000, 1)));
     }
 
     // ---- helpers ----
@@ -841,7 +841,7 @@ class BatchCoalescerTest {
     }
 
     private void start(CoalescingMode mode, long targetBytes, long maxQueuedBytes) {
-        registry = coalescer(mode, targetBytes, maxQueuedBytes).shard(TestCoalescer.sink(ORDERS, metrics)).build();
+        coalescer = coalescer(mode, targetBytes, maxQueuedBytes).shard(TestCoalescer.sink(ORDERS, metrics)).build();
     }
 
     /** This test's fakes and clock, a 5 s barrier, two builder threads. */
@@ -853,12 +853,12 @@ class BatchCoalescerTest {
 
     private void registerAll(String shard, int partitions) {
         for (int p = 0; p < partitions; p++) {
-            registry.register(shard, p);
+            coalescer.register(shard, p);
         }
     }
 
     private Handle contribute(String shard, int partition, long lower, long upper, int updates) {
-        return registry.contribute(contribution(shard, partition, lower, upper, updates)).orElseThrow();
+        return coalescer.contribute(contribution(shard, partition, lower, upper, updates)).orElseThrow();
     }
 
     /** {@code n} updates of distinct rows, times within the range. */
@@ -884,7 +884,7 @@ class BatchCoalescerTest {
     private Outcome outcomeOf(Handle h) {
         AtomicReference<Outcome> answer = new AtomicReference<>();
         awaitCondition().until(() -> {
-            Outcome o = registry.poll(h);
+            Outcome o = coalescer.poll(h);
             if (o instanceof Outcome.Pending) {
                 return false;
             }
@@ -923,7 +923,7 @@ class BatchCoalescerTest {
 
     private void assertAllPending(List<Handle> handles) {
         for (Handle h : handles) {
-            assertInstanceOf(Outcome.Pending.class, registry.poll(h), "batch " + h.batchId());
+            assertInstanceOf(Outcome.Pending.class, coalescer.poll(h), "batch " + h.batchId());
         }
     }
 

@@ -19,11 +19,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A task's side of the protocol against a real registry: a large range is handed over in chunks
+ * A task's side of the protocol against a real coalescer: a large range is handed over in chunks
  * (never read whole into the heap), under back-pressure too, and the batch holds all of it.
  */
 class ContributorTest {
     private static final long W = 1000;
+    private static final Contributor.Start NOTHING_SEALED = new Contributor.Start(0, 0);
     private static final int UPDATES = 600;
 
     private final MockTime time = new MockTime();
@@ -37,12 +38,18 @@ class ContributorTest {
     /** The lower of each range read. */
     private final List<Long> readLowers = new ArrayList<>();
     private final List<Batch> reported = new ArrayList<>();
-    private BatchCoalescer registry;
+    private BatchCoalescer coalescer;
 
     @AfterEach
     void stop() {
         blobs.release();
-        registry.close();
+        coalescer.close();
+    }
+
+    /** A task of shard "s" on the grid of {@code W} that contributes again after a minute unsealed. */
+    private Contributor task(int partition, Contributor.Start start) {
+        return new Contributor(coalescer, "s", partition, new Grid(W), Duration.ofMinutes(1), time, metrics,
+            BufferedBytes.NONE, start);
     }
 
     @Test
@@ -51,7 +58,7 @@ class ContributorTest {
         for (int i = 0; i < UPDATES; i++) {
             buffered.add(TestUpdates.update(schemaId, TestUpdates.row(i, "category-" + i % 5, i), i % W, 1));
         }
-        Contributor task = new Contributor(registry, "s", 0, W, 60_000, time, metrics, BufferedBytes.NONE, 0, 0);
+        Contributor task = task(0, NOTHING_SEALED);
 
         task.contribute(0, W, this::read);
         await().atMost(Duration.ofSeconds(10)).until(() -> {
@@ -61,7 +68,7 @@ class ContributorTest {
 
         assertTrue(reads.size() > 10, "read in chunks, not whole: " + reads);
         long biggest = reads.stream().mapToLong(Integer::longValue).max().orElseThrow();
-        assertTrue(biggest * 25 < 2 * registry.chunkBytes(), "no chunk much over the registry's chunk size: " + reads);
+        assertTrue(biggest * 25 < 2 * coalescer.chunkBytes(), "no chunk much over the coalescer's chunk size: " + reads);
         assertEquals(UPDATES, reads.stream().mapToInt(Integer::intValue).sum());
         assertEquals(1, reported.size());
         assertEquals(UPDATES, reported.get(0).getUpdates());
@@ -74,13 +81,13 @@ class ContributorTest {
         for (int i = 0; i < UPDATES; i++) {
             buffered.add(TestUpdates.update(schemaId, TestUpdates.row(i, "c", i), i % W, 1));
         }
-        Contributor task = new Contributor(registry, "s", 0, W, 60_000, time, metrics, BufferedBytes.NONE, 0, 0);
+        Contributor task = task(0, NOTHING_SEALED);
         blobs.hold(); // the builder stops at its first part write: the queue fills
 
         task.contribute(0, W, this::read);
         int readsWhileHeld = reads.size();
         assertTrue(readsWhileHeld < 10, "the task stops handing over at the queue's bound: " + reads);
-        assertTrue(registry.queuedBytes() <= 4_096 + 2 * registry.chunkBytes(), "queued: " + registry.queuedBytes());
+        assertTrue(coalescer.queuedBytes() <= 4_096 + 2 * coalescer.chunkBytes(), "queued: " + coalescer.queuedBytes());
 
         blobs.release();
         await().atMost(Duration.ofSeconds(10)).until(() -> {
@@ -96,8 +103,8 @@ class ContributorTest {
         for (int i = 0; i < UPDATES; i++) {
             buffered.add(TestUpdates.update(schemaId, TestUpdates.row(i, "c", i), i % W, 1));
         }
-        Contributor filling = new Contributor(registry, "s", 0, W, 60_000, time, metrics, BufferedBytes.NONE, 0, 0);
-        Contributor waiting = new Contributor(registry, "s", 1, W, 60_000, time, metrics, BufferedBytes.NONE, 0, 0);
+        Contributor filling = task(0, NOTHING_SEALED);
+        Contributor waiting = task(1, NOTHING_SEALED);
         blobs.hold();
         filling.contribute(0, W, this::read);
         waiting.tick(0, W, this::read, (report, upper) -> reported.add(report.batch()));
@@ -129,13 +136,13 @@ class ContributorTest {
     @Test
     void shouldMintTheNextRangeForTheTasksThatStayedWhileAJoinersCopiesAreWritten() {
         startBarrier(1_000, new RangeMinter(W, 1 << 20));
-        Contributor stayed = new Contributor(registry, "s", 0, W, 60_000, time, metrics, BufferedBytes.NONE, 0, 0);
-        Contributor joiner = new Contributor(registry, "s", 1, W, 60_000, time, metrics, BufferedBytes.NONE, 0, 8 * W);
+        Contributor stayed = task(0, NOTHING_SEALED);
+        Contributor joiner = task(1, new Contributor.Start(0, 8 * W));
         blobs.hold();
         joiner.contribute(0, 8 * W, this::read);
         assertEquals(8 * W, joiner.handedOffUpTo(), "the joiner handed off its copies");
         time.sleep(1_000);
-        registry.tick(); // the pieces' barriers time out: eight builders of the shard are writing (held)
+        coalescer.tick(); // the pieces' barriers time out: eight builders of the shard are writing (held)
         await().atMost(Duration.ofSeconds(10)).until(() -> blobs.writesStarted() == 1);
 
         stayed.contribute(0, 8 * W, this::read);
@@ -150,7 +157,7 @@ class ContributorTest {
     @Test
     void shouldNotWaitForCopyPiecesShapedLikeMintedRanges() {
         startBarrier(1_000, new RangeMinter(W, 1 << 20));
-        Contributor stayed = new Contributor(registry, "s", 0, W, 60_000, time, metrics, BufferedBytes.NONE, 0, 0);
+        Contributor stayed = task(0, NOTHING_SEALED);
         for (long closed = W; closed <= 3 * W; closed += W) {
             long upTo = closed;
             await().atMost(Duration.ofSeconds(10)).until(() -> {
@@ -158,9 +165,9 @@ class ContributorTest {
                 return stayed.handedOffUpTo() == upTo;
             });
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> registry.liveBatches() == 0 || blobs.writesStarted() >= 3);
+        await().atMost(Duration.ofSeconds(10)).until(() -> coalescer.liveBatches() == 0 || blobs.writesStarted() >= 3);
         blobs.hold();
-        Contributor joiner = new Contributor(registry, "s", 1, W, 60_000, time, metrics, BufferedBytes.NONE, 0, 3 * W);
+        Contributor joiner = task(1, new Contributor.Start(0, 3 * W));
         joiner.contribute(0, 4 * W, this::read); // pieces [0, 1 s), [1 s, 2 s), [2 s, 3 s): minted shapes, nothing sealed
 
         stayed.contribute(0, 4 * W, this::read);
@@ -178,9 +185,9 @@ class ContributorTest {
     void shouldContributeAgainFromItsOldestBatchInFlightWhenAParticipantLeaves() {
         startBarrier(60_000, null);
         blobs.hold();
-        Contributor task = new Contributor(registry, "s", 1, W, 60_000, time, metrics, BufferedBytes.NONE, 0, 0);
+        Contributor task = task(1, NOTHING_SEALED);
         task.contribute(0, W, this::read); // [0, 1 s) alone: written, held at the gate
-        Contributor leaving = new Contributor(registry, "s", 0, W, 60_000, time, metrics, BufferedBytes.NONE, W, W);
+        Contributor leaving = task(0, new Contributor.Start(W, W));
         leaving.contribute(0, 2 * W, this::read); // a piece of [1 s, 2 s): its barrier waits for partition 1
         task.contribute(0, 2 * W, this::read); // joins it
         readLowers.clear();
@@ -191,16 +198,16 @@ class ContributorTest {
         assertEquals(0L, readLowers.get(0), "contributes again from [0, 1 s), not from 1 s: " + readLowers);
     }
 
-    /** A barrier registry (with the shard's minter, or without: null) and one buffered update. */
+    /** A barrier coalescer (with the shard's minter, or without: null) and one buffered update. */
     private void startBarrier(long barrierTimeoutMs, RangeMinter minter) {
-        registry = TestCoalescer.of(CoalescingMode.BARRIER).blobs(blobs).schemas(schemas).time(time).parts(1)
+        coalescer = TestCoalescer.of(CoalescingMode.BARRIER).blobs(blobs).schemas(schemas).time(time).parts(1)
             .settings(s -> s.withBarrierTimeout(Duration.ofMillis(barrierTimeoutMs)))
             .shard(TestCoalescer.sink("s", metrics), minter).build();
         buffered.add(TestUpdates.update(schemaId, TestUpdates.row(1, "c", 1), 1, 1));
     }
 
     private void start(long maxQueuedBytes) {
-        registry = TestCoalescer.of(CoalescingMode.NONE).blobs(blobs).schemas(schemas).time(time).parts(1)
+        coalescer = TestCoalescer.of(CoalescingMode.NONE).blobs(blobs).schemas(schemas).time(time).parts(1)
             .settings(s -> s.withMaxQueuedBytes(maxQueuedBytes)).shard(TestCoalescer.sink("s", metrics)).build();
     }
 

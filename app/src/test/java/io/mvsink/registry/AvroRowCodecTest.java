@@ -179,41 +179,24 @@ class AvroRowCodecTest {
     }
 
     /** The in-memory registry, counting calls. */
-    private static final class CountingRegistry implements SchemaRegistry {
-        final InMemorySchemaRegistry delegate = new InMemorySchemaRegistry();
+    private static final class CountingRegistry extends ForwardingRegistry {
         final AtomicInteger registrations = new AtomicInteger();
         final AtomicInteger lookups = new AtomicInteger();
+
+        CountingRegistry() {
+            super(new InMemorySchemaRegistry());
+        }
 
         @Override
         public int register(String subject, Schema schema) {
             registrations.incrementAndGet();
-            return delegate.register(subject, schema);
+            return super.register(subject, schema);
         }
 
         @Override
         public Schema schemaById(int id) {
             lookups.incrementAndGet();
-            return delegate.schemaById(id);
-        }
-
-        @Override
-        public SubjectVersion latest(String subject) {
-            return delegate.latest(subject);
-        }
-
-        @Override
-        public boolean isVersionOf(String subject, int id) {
-            return delegate.isVersionOf(subject, id);
-        }
-
-        @Override
-        public void setCompatibility(String subject, String level) {
-            delegate.setCompatibility(subject, level);
-        }
-
-        @Override
-        public String compatibility(String subject) {
-            return delegate.compatibility(subject);
+            return super.schemaById(id);
         }
     }
 }
