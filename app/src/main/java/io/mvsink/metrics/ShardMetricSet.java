@@ -1,5 +1,6 @@
 package io.mvsink.metrics;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -62,10 +63,17 @@ public final class ShardMetricSet implements AutoCloseable {
     public static ShardMetricSet create(ShardMetrics m, BuilderGauges builders, List<String> deadLetterReasons,
                                         Time time, List<MetricsReporter> reporters) {
         MetricConfig config = new MetricConfig().tags(Map.of("shard", m.shard()));
-        Metrics registry = new Metrics(config, reporters, time, new KafkaMetricsContext(PREFIX));
+        KafkaMetricsContext context = new KafkaMetricsContext(PREFIX);
+        Metrics registry = new Metrics(config, new ArrayList<>(), time, context);
         try {
             ShardMetricDeclarations.declare(new Declarer(registry), m, builders, deadLetterReasons);
             Sensor latency = sealLatencySensor(registry);
+            // reporters join once every metric exists: Kafka's JMX reporter registers an MBean again
+            // for each metric added to it, so a client polling at start would see it vanish or half-filled
+            for (MetricsReporter reporter : reporters) {
+                reporter.contextChange(context);
+                registry.addReporter(reporter);
+            }
             LongConsumer listener = latency::record;
             m.sealLatencyListener(listener);
             return new ShardMetricSet(registry, m, listener);

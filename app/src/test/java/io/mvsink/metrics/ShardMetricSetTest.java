@@ -8,8 +8,13 @@ import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import javax.management.JMException;
 import javax.management.MBeanAttributeInfo;
 import javax.management.MBeanServer;
+import javax.management.MBeanServerDelegate;
+import javax.management.MBeanServerNotification;
+import javax.management.NotificationListener;
 import javax.management.ObjectName;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.utils.MockTime;
@@ -139,6 +144,34 @@ class ShardMetricSetTest {
         assertFalse(server.isRegistered(nameB), "closing unregisters");
         assertTrue(server.queryNames(new ObjectName("mvsink:shard=" + a.shard() + ",*"), null).isEmpty(),
             "nothing of the registry stays");
+    }
+
+    @Test
+    void shouldRegisterTheMBeanOnceWithEveryMetricAlreadyInIt() throws Exception {
+        // An operator's JMX client polling at start must never find the MBean gone or half-filled:
+        // Kafka's reporter unregisters and registers an MBean again for each metric added to it.
+        ShardMetrics m = new ShardMetrics(unique("once"));
+        ObjectName name = ShardJmx.objectName(m.shard());
+        List<Integer> attributesAtRegistration = new CopyOnWriteArrayList<>();
+        NotificationListener listener = (notification, handback) -> {
+            if (notification instanceof MBeanServerNotification n
+                    && n.getType().equals(MBeanServerNotification.REGISTRATION_NOTIFICATION)
+                    && n.getMBeanName().equals(name)) {
+                try {
+                    attributesAtRegistration.add(server.getMBeanInfo(name).getAttributes().length);
+                } catch (JMException e) {
+                    attributesAtRegistration.add(-1);
+                }
+            }
+        };
+        server.addNotificationListener(MBeanServerDelegate.DELEGATE_NAME, listener, null, null);
+        try (ShardMetricSet set = ShardJmx.register(m, BuilderGauges.fixed(0, 0), List.of("bad-magic"), Time.SYSTEM)) {
+            assertEquals(1, attributesAtRegistration.size(), "registrations of " + name + ", attributes at each: "
+                + attributesAtRegistration);
+            assertEquals(set.metrics().size(), attributesAtRegistration.get(0), "every metric is in it when it appears");
+        } finally {
+            server.removeNotificationListener(MBeanServerDelegate.DELEGATE_NAME, listener);
+        }
     }
 
     @Test
