@@ -70,9 +70,10 @@ class ProcessKillIT {
      * After the chaos, kills one at a time: each after the shard sealed steadily for a while, each
      * watched long enough for the restarted JVM (15-20 s to run here) to join and take tasks back.
      * Item 13's target is about one kill; the chaos's faults overlap (a kill every 1-6 s, each
-     * costing a session timeout), so its longest stall holds several.
+     * costing a session timeout), so its longest stall holds several. One in CI (each costs about a
+     * minute and only prints its figure); {@code -Dmvsink.chaos.isolated-kills=3} for the issue's figures.
      */
-    private static final int ISOLATED_KILLS = 3;
+    private static final int ISOLATED_KILLS = Integer.getInteger("mvsink.chaos.isolated-kills", 1);
     private static final Duration ISOLATED_WATCH = Duration.ofSeconds(45);
     /** Sealing counts as steady once the upper advanced at least every 2.5 s (the grid is 1 s) for 8 s. */
     private static final long STEADY_MS = 8000;
