@@ -80,6 +80,15 @@ public final class MvsinkApp implements AutoCloseable {
      */
     static final int MAIN_CONSUMER_FETCH_BYTES = 64 * 1024;
     /**
+     * The restore consumer's {@code fetch.max.wait.ms} (Kafka's default is 500 ms). At a start the
+     * state updater adds a task's changelogs to a restore consumer whose fetch for the tasks before
+     * it is still held by the broker; an empty changelog (the appender's, on a fresh or quiet
+     * shard) is read only when that fetch returns, and the app reaches RUNNING, and mints its first
+     * range, only after the appender's task is restored: about half a second of every launch
+     * (docs/BENCH.md, "Launch to first append"). Unless a {@code streams.} option sets it.
+     */
+    static final int RESTORE_CONSUMER_FETCH_WAIT_MS = 100;
+    /**
      * Kafka Streams' commit interval unless {@code streams.commit.interval.ms} sets one (exactly-once's
      * default is 100 ms): every commit flushes each task's stores and ends each thread's transaction,
      * while what must become visible soon (a report, a seal) asks for its own commit.
@@ -413,6 +422,11 @@ public final class MvsinkApp implements AutoCloseable {
             && !overrides.containsKey(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG))) {
             props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG),
                 MAIN_CONSUMER_FETCH_BYTES);
+        }
+        if (!overrides.containsKey(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG)
+            && !overrides.containsKey(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG))) {
+            props.put(StreamsConfig.restoreConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG),
+                RESTORE_CONSUMER_FETCH_WAIT_MS);
         }
         // commits are asked for when a report or a seal must become visible (CorrectionProcessor,
         // AppenderProcessor); the interval only bounds what a crash replays (docs/ARCHITECTURE.md, "Cost per update")

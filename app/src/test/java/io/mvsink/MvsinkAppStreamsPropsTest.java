@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The Kafka Streams properties the app starts its stream threads with: internal topics replicated as
- * mvsink's own topics unless a streams option says otherwise; the main consumer's fetch size.
+ * mvsink's own topics unless a streams option says otherwise; the main consumer's fetch size; the
+ * restore consumer's fetch wait.
  */
 class MvsinkAppStreamsPropsTest {
     private static final String MAIN_FETCH =
@@ -72,6 +73,20 @@ class MvsinkAppStreamsPropsTest {
         Properties bare = streamsProps("streams.max.partition.fetch.bytes", "262144");
         assertFalse(bare.containsKey(MAIN_FETCH));
         assertEquals("262144", bare.get(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG));
+    }
+
+    @Test
+    void shouldNotLetTheRestoreConsumerHoldAnEmptyChangelogsFetchForHalfASecond() {
+        String restoreWait = StreamsConfig.restoreConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG);
+        assertEquals(MvsinkApp.RESTORE_CONSUMER_FETCH_WAIT_MS, streamsProps().get(restoreWait));
+        assertEquals(100, MvsinkApp.RESTORE_CONSUMER_FETCH_WAIT_MS);
+        assertFalse(streamsProps().containsKey(StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG)),
+            "the main consumer keeps Kafka's default");
+        assertEquals("20", streamsProps("streams.restore.consumer.fetch.max.wait.ms", "20").get(restoreWait));
+        Properties consumer = streamsProps("streams.consumer.fetch.max.wait.ms", "300");
+        assertFalse(consumer.containsKey(restoreWait), "a consumer-level setting would lose to a restore.consumer one");
+        Properties bare = streamsProps("streams.fetch.max.wait.ms", "400");
+        assertFalse(bare.containsKey(restoreWait));
     }
 
     @Test
