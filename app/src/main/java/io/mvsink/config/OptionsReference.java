@@ -37,7 +37,10 @@ public final class OptionsReference {
             + "`streams.processing.guarantee` may only be `exactly_once_v2` (what mvsink sets; anything else is "
             + "refused); `streams.commit.interval.ms` is 1000 unless set here (exactly-once's own default is 100: "
             + "mvsink asks for a commit whenever a report or a seal must become visible, so the interval only bounds "
-            + "what a crash replays) |\n");
+            + "what a crash replays); the main consumer's `max.partition.fetch.bytes` is 64 KiB unless set here at any "
+            + "level (a report is not held behind a partition's backlog), and the restore consumer's "
+            + "`fetch.max.wait.ms` 100 ms unless set here at any level (an empty changelog does not hold the start for "
+            + "half a second) |\n");
         return out.append(END).append('\n').toString();
     }
 
