@@ -10,6 +10,7 @@ import io.mvsink.ops.ScrapeRegistry;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.streams.KafkaStreams;
 import org.slf4j.Logger;
 import picocli.CommandLine.Command;
@@ -36,8 +37,11 @@ final class RunCommand implements Callable<Integer> {
         MvsinkApp.Dependencies deps = Wiring.dependencies(config);
         MvsinkApp app = new MvsinkApp(config, deps);
         CountDownLatch stopped = new CountDownLatch(1);
+        // set before the hook closes the app: a NOT_RUNNING the close causes is then never taken for a failure
+        AtomicBoolean stopping = new AtomicBoolean();
         OpsServer ops = opsServer(config, app);
         Runtime.getRuntime().addShutdownHook(new Thread(ShardLogContext.wrap(config.shard(), () -> {
+            stopping.set(true);
             log.info("stopping: committing, closing builders");
             if (ops != null) {
                 ops.close();
@@ -50,7 +54,7 @@ final class RunCommand implements Callable<Integer> {
         app.start();
         log.info("started; SIGTERM or Ctrl-C stops it gracefully");
         while (stopped.getCount() > 0) {
-            if (app.state() == KafkaStreams.State.ERROR || app.state() == KafkaStreams.State.NOT_RUNNING) {
+            if (stoppedByItself(app.state(), stopping)) {
                 log.error("the app stopped ({}){}; see the log above", app.state(),
                     app.failure().map(RunCommand::rootMessage).map(m -> ": " + m).orElse(""));
                 return 1;
@@ -58,6 +62,16 @@ final class RunCommand implements Callable<Integer> {
             stopped.await(1, java.util.concurrent.TimeUnit.SECONDS);
         }
         return 0;
+    }
+
+    /**
+     * Whether the app stopped without being asked to: its state ({@code state}, read first) is ERROR or
+     * NOT_RUNNING and no stop was asked for. Read in this order, a NOT_RUNNING that the shutdown hook's
+     * close caused is always seen with {@code stopping} set (GracefulShutdownIT once logged "the app
+     * stopped (NOT_RUNNING)" during a SIGTERM's stop, the hook still closing the builders).
+     */
+    static boolean stoppedByItself(KafkaStreams.State state, AtomicBoolean stopping) {
+        return (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING) && !stopping.get();
     }
 
     /** The HTTP endpoint of http.port (health and Prometheus metrics), or null when it is 0. */
