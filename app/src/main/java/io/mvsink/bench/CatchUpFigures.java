@@ -64,6 +64,19 @@ record CatchUpFigures(String program, long intervalMs, String heap, long updates
         return per(updates, secondsFromFirst);
     }
 
+    /**
+     * From starting the child JVM to its first append (mvsink) or first offset commit (reference);
+     * NaN for the consumer.
+     */
+    double secondsToFirst() {
+        return secondsFromLaunch - secondsFromFirst;
+    }
+
+    /** The child's CPU (user + system) from launch to caught up, on average, in cores: 1.0 is one core busy. */
+    double coresBusy() {
+        return per(usage.cpuSeconds(), secondsFromLaunch);
+    }
+
     /** CPU seconds (user + system) of the child per million updates. */
     double cpuSecondsPerMillion() {
         return updates == 0 ? Double.NaN : usage.cpuSeconds() * 1e6 / updates;
@@ -86,7 +99,9 @@ record CatchUpFigures(String program, long intervalMs, String heap, long updates
         m.put("updates_per_second_from_first_append", json(updatesPerSecondFromFirst()));
         m.put("seconds_from_launch", json(secondsFromLaunch));
         m.put("seconds_from_first_append", json(secondsFromFirst));
+        m.put("seconds_to_first_append", json(secondsToFirst()));
         m.put("cpu_seconds", usage.cpuSeconds());
+        m.put("average_cpu_percent", json(coresBusy() * 100));
         m.put("cpu_seconds_per_million_updates", json(cpuSecondsPerMillion()));
         m.put("max_rss_mb", usage.maxRssKb() / 1024.0);
         if (isMvsink()) {

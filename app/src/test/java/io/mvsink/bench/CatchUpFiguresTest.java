@@ -2,6 +2,7 @@ package io.mvsink.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mvsink.protocol.CoalescingMode;
 import java.nio.file.Path;
@@ -71,14 +72,51 @@ class CatchUpFiguresTest {
 
     @Test
     void shouldCheckTheIssuesTargets() {
+        // barrier: 30 s from launch (1.67x the reference's 50 s), first append at 5 s, 70 CPU s (0.875x, 233%)
         List<CatchUpFigures> runs = List.of(reference(),
             sink("none", 1000, 200, 20_000, 1000, 8000, 8000),
-            sink("barrier", 1000, 60, 9_000, 1000, 1000, 1000),
+            sink("barrier", 1000, 30, 7_000, 1000, 1000, 1000),
             sink("barrier", 600_000, 70, 9_000, 5, 5, 5));
-        List<CatchUpTargets.Check> checks = CatchUpTargets.check(runs, OPTIONS);
+        List<CatchUpTargets.Check> checks = CatchUpTargets.check(runs, OPTIONS, 2);
         assertEquals(List.of(), checks.stream().filter(c -> c.verdict() != CatchUpTargets.Verdict.MET).toList());
         List<CatchUpTargets.Check> slow = CatchUpTargets.check(List.of(reference(),
-            sink("barrier", 1000, 300, 30_000, 1000, 1100, 1200)), OPTIONS);
-        assertEquals(4, slow.stream().filter(c -> c.verdict() == CatchUpTargets.Verdict.MISSED).count(), slow.toString());
+            sink("barrier", 1000, 300, 30_000, 1000, 1100, 1200)), OPTIONS, 2);
+        assertEquals(List.of("barrier 1 s grid updates/s >= 0.8x the plain Streams app's",
+                "barrier 1 s grid: CPU per update <= 1.25x the plain Streams app's",
+                "barrier 1 s grid: blob PUTs per seal <= 1.1", "barrier 1 s grid: batches per append <= 1.05",
+                "barrier 1 s grid updates/s from launch >= 1.5x the plain Streams app's (issue 23)",
+                "barrier 1 s grid: CPU per update <= 0.9x the plain Streams app's (issue 23)",
+                "barrier 1 s grid: average CPU from launch >= 180% (90% of 2 cores; issue 23)"),
+            slow.stream().filter(c -> c.verdict() == CatchUpTargets.Verdict.MISSED).map(CatchUpTargets.Check::target)
+                .toList());
+    }
+
+    @Test
+    void shouldCheckIssue23sTargetsOnTheTimeToTheFirstAppendAndTheCoresBusy() {
+        CatchUpFigures late = new CatchUpFigures("barrier", 1000, "default", 1_000_000, true, 30, 24.9,
+            new ProcSample(5_000, 500_000), new SealCounts(10, 10, 10, 10, 10),
+            new CatchUpFigures.SnapshotCheck(10, true), Map.of());
+        assertEquals(5.1, late.secondsToFirst(), 1e-9);
+        assertEquals(50.0 / 30, late.coresBusy(), 1e-9);
+        Map<String, CatchUpTargets.Verdict> verdicts = new java.util.HashMap<>();
+        CatchUpTargets.check(List.of(reference(), late), OPTIONS, 2).forEach(c -> verdicts.put(c.target(), c.verdict()));
+        assertEquals(CatchUpTargets.Verdict.MISSED, verdicts.get("barrier 1 s grid: launch to first append <= 5 s (issue 23)"));
+        assertEquals(CatchUpTargets.Verdict.MISSED,
+            verdicts.get("barrier 1 s grid: average CPU from launch >= 180% (90% of 2 cores; issue 23)"));
+        CatchUpTargets.check(List.of(reference(), late), OPTIONS, 1).forEach(c -> verdicts.put(c.target(), c.verdict()));
+        assertEquals(CatchUpTargets.Verdict.MET,
+            verdicts.get("barrier 1 s grid: average CPU from launch >= 90% (90% of 1 core; issue 23)"));
+        assertEquals(5.1, (Double) late.toMap().get("seconds_to_first_append"), 1e-9);
+    }
+
+    @Test
+    void shouldNameTheWideGridsChecksWithoutAGridWhenNoneRan() {
+        CatchUpOptions fineOnly = new CatchUpOptions(1_000_000, 8, 8, List.of(CoalescingMode.BARRIER), 1000, 0, "512m",
+            500, false, Duration.ofHours(1), Path.of("out.json"), false, List.of(CatchUpWorkload.NARROW), "default");
+        List<String> targets = CatchUpTargets.check(List.of(reference()), fineOnly, 2).stream()
+            .map(CatchUpTargets.Check::target).toList();
+        assertTrue(targets.contains("barrier 1 s grid updates/s >= 0.8x barrier on the wide grid"), targets.toString());
+        assertTrue(targets.contains("barrier wide grid completes with -Xmx512m"), targets.toString());
+        assertTrue(targets.stream().noneMatch(t -> t.contains("0 min")), targets.toString());
     }
 }
