@@ -28,7 +28,6 @@ import io.mvsink.topology.AdminPartitionCountProbe;
 import io.mvsink.topology.DeadLetterReason;
 import io.mvsink.topology.RocksMemory;
 import io.mvsink.topology.SinkContext;
-import io.mvsink.topology.SinkGate;
 import io.mvsink.topology.SinkTopology;
 import io.mvsink.topology.TopicSettings;
 import io.mvsink.topology.TopicSetup;
@@ -68,8 +67,6 @@ public final class MvsinkApp implements AutoCloseable {
     private static final Duration GC_STOP = Duration.ofSeconds(10);
     private static final Duration CONSENSUS_READ = Duration.ofSeconds(60);
     private static final Duration ADMIN_CLOSE = Duration.ofSeconds(5);
-    /** Bounds the close of stream threads whose start failed after they started (their processors never ran). */
-    private static final Duration ABANDONED_START_CLOSE = Duration.ofSeconds(10);
     /** Bounds the appender's check of the corrections topic's partition count before a seal (on its stream thread). */
     private static final Duration PARTITION_PROBE_TIMEOUT = Duration.ofSeconds(3);
     /**
@@ -127,10 +124,6 @@ public final class MvsinkApp implements AutoCloseable {
     private Admin admin;
     private DepartedTransactions departed;
     private volatile Throwable failure;
-    /** Holds the shard's minting until the app first runs; set once the shard is added. */
-    private volatile MintingHold hold;
-    /** Whether this app added its shard to the JVM's batch coalescer (and so removes it as it closes). */
-    private boolean shardAdded;
 
     /**
      * The collaborators of the app, injected (tests hand in their own). The batch coalescer is
@@ -168,119 +161,67 @@ public final class MvsinkApp implements AutoCloseable {
         // the blob store may still be starting (Wiring.dependencies), and the Kafka side starts on a thread
         // of its own: the registry is checked meanwhile. Errors keep the order blob store, registry, Kafka.
         BlobStore blobs = deps.blobs();
-        KafkaStart starting = startKafkaSide();
-        SinkGate gate = new SinkGate();
+        CompletableFuture<KafkaSide> starting = startKafkaSide();
+        KafkaSide side;
         try {
             RegistryReadiness.await(deps.registry(), config.rowSubject(),
                 config.getString(MvsinkConfig.REGISTRY_URL), config.getLong(MvsinkConfig.REGISTRY_STARTUP_TIMEOUT_MS),
                 deps.time(), blobs::throwIfStartFailed);
             LaunchLog.step("registry ready");
-            // built while the topics are set up; its clients connect only once it starts
-            streams = newStreams(gate);
-            joined(starting.topics());
+            side = joined(starting);
         } catch (RuntimeException e) {
-            starting.side().thenAccept(started -> started.admin().close(ADMIN_CLOSE));
-            discardStreams();
+            starting.thenAccept(started -> started.admin().close(ADMIN_CLOSE));
             throw blobFailureFirst(blobs, e);
         }
-        // the topics exist: the stream threads join the group, create their tasks and restore their
-        // stores while the consensus topic is read and the blob store starts; their processors wait
-        // for the gate, which opens only once every check below passed (SinkGate)
-        LaunchLog.step("starting streams");
-        streams.start();
-        become(Lifecycle.STARTED);
-        KafkaSide side;
+        admin = side.admin();
+        int partitions = side.partitions();
+        BlobOwner owner = side.owner();
+        RecordBound bound = side.bound();
         try {
-            side = joined(starting.side());
-            admin = side.admin();
             blobs.awaitStarted();
             LaunchLog.step("blob store started");
-            requireShardPlacement(side.state(), side.partitions());
-            gate.pass(addShard(side));
+            requireShardPlacement(side.state(), partitions);
         } catch (RuntimeException e) {
-            gate.fail(e);
-            RuntimeException thrown = blobFailureFirst(blobs, e);
-            closeAll(ABANDONED_START_CLOSE);
-            throw thrown;
-        } catch (Error e) {
-            // the waiting processors must not wait for ever
-            gate.fail(e);
-            closeAll(ABANDONED_START_CLOSE);
-            throw e;
+            admin.close(ADMIN_CLOSE);
+            admin = null;
+            throw blobFailureFirst(blobs, e);
         }
-        departed = DepartedTransactions.start(admin, config.applicationId());
-        gc = GcService.start(config, side.owner(), deps.blobs(), deps.metrics(), deps.time());
-        LOG.info("started over {} partitions of {}, blob owner {}", side.partitions(), topics.corrections(),
-            side.owner().value());
-    }
-
-    /**
-     * Kafka Streams over this app's topology, its processors waiting for {@code gate}; reports its
-     * state changes to the minting hold, once there is one, and its threads' failures.
-     */
-    private KafkaStreams newStreams(SinkGate gate) {
-        Topology topology = SinkTopology.build(topics, config.batchIntervalMs(), gate);
+        deps.batches().addShard(new ShardSink(config.shard(), config.blobPrefix(), owner.value(),
+            deps.metrics(), inlineMaxBytes(config.inlineMaxBytes(), partitions, bound)), new RangeMinter(config.batchIntervalMs(), config.getLong(MvsinkConfig.RANGE_TARGET_BYTES)));
+        SinkContext sink = new SinkContext(Wiring.sinkSettings(config, partitions), deps.time(), deps.metrics(),
+            deps.batches(), deps.registry(), upkeep(owner, bound), new AdminPartitionCountProbe(admin, topics.corrections(), PARTITION_PROBE_TIMEOUT),
+            deps.blobs().location());
+        Topology topology = SinkTopology.build(topics, sink);
         Properties props = streamsProps();
         long rocksBytes = config.getLong(MvsinkConfig.ROCKSDB_MEMORY_BYTES);
         if (rocksBytes > 0) {
             rocksMemory = RocksMemory.bounded(rocksBytes);
             rocksMemory.configure(props);
         }
-        KafkaStreams built = new KafkaStreams(topology, props);
-        built.setStateListener((now, before) -> {
+        streams = new KafkaStreams(topology, props);
+        become(Lifecycle.STARTED);
+        String shard = config.shard();
+        BatchCoalescer batches = deps.batches();
+        MintingHold hold = MintingHold.start(batches, shard);
+        streams.setStateListener((now, before) -> {
             LaunchLog.step("streams {} -> {}", before, now);
-            MintingHold held = hold;
-            if (held != null) {
-                held.stateChanged(now == KafkaStreams.State.RUNNING);
-            }
+            hold.stateChanged(now == KafkaStreams.State.RUNNING);
         });
-        built.setUncaughtExceptionHandler(e -> {
+        streams.setUncaughtExceptionHandler(e -> {
             StreamThreadExceptionResponse response = onStreamThreadFailure(config.shard(), e);
             if (response != StreamThreadExceptionResponse.REPLACE_THREAD) {
                 failure = e;
             }
             return response;
         });
-        return built;
-    }
-
-    /** Closes the stream threads' clients of a start that failed before they started. */
-    private void discardStreams() {
-        if (streams != null) {
-            streams.close(closeOptions(ADMIN_CLOSE));
-            streams = null;
-        }
-        if (rocksMemory != null) {
-            rocksMemory.close();
-            rocksMemory = null;
-        }
-    }
-
-    /**
-     * Declares the shard to the JVM's batch coalescer, its minting held until the app first runs,
-     * registers its MBean, and returns the context its processors work in.
-     */
-    private SinkContext addShard(KafkaSide side) {
-        int partitions = side.partitions();
-        BlobOwner owner = side.owner();
-        RecordBound bound = side.bound();
-        String shard = config.shard();
-        BatchCoalescer batches = deps.batches();
-        batches.addShard(new ShardSink(shard, config.blobPrefix(), owner.value(), deps.metrics(),
-            inlineMaxBytes(config.inlineMaxBytes(), partitions, bound)),
-            new RangeMinter(config.batchIntervalMs(), config.getLong(MvsinkConfig.RANGE_TARGET_BYTES)));
-        shardAdded = true;
-        // before the gate opens, so no task mints before the hold: no task has initialised, so the app
-        // has not run yet, unless no task of the shard runs here (then it runs already)
-        MintingHold held = MintingHold.start(batches, shard);
-        hold = held;
-        held.stateChanged(streams.state() == KafkaStreams.State.RUNNING);
         shardMetricSet = ShardJmx.register(deps.metrics(), new BuilderGauges(() -> batches.queuedBytes(shard),
             () -> batches.liveBatches(shard), batches::queuedBytes, batches::liveBatches), DeadLetterReason.ALL,
             deps.time());
-        return new SinkContext(Wiring.sinkSettings(config, partitions), deps.time(), deps.metrics(),
-            batches, deps.registry(), upkeep(owner, bound),
-            new AdminPartitionCountProbe(admin, topics.corrections(), PARTITION_PROBE_TIMEOUT), deps.blobs().location());
+        LaunchLog.step("starting streams");
+        streams.start();
+        departed = DepartedTransactions.start(admin, config.applicationId());
+        gc = GcService.start(config, owner, deps.blobs(), deps.metrics(), deps.time());
+        LOG.info("started over {} partitions of {}, blob owner {}", partitions, topics.corrections(), owner.value());
     }
 
     /**
@@ -291,41 +232,28 @@ public final class MvsinkApp implements AutoCloseable {
     private record KafkaSide(Admin admin, int partitions, RecordBound bound, ShardState state, BlobOwner owner) {
     }
 
-    /**
-     * The Kafka side of the start, as it goes: {@code topics} completes once the shard's topics exist
-     * (the stream threads may start then), {@code side} once all of it is prepared; a failure fails
-     * both, or {@code side} alone once the topics exist.
-     */
-    private record KafkaStart(CompletableFuture<Void> topics, CompletableFuture<KafkaSide> side) {
-    }
-
     /** Prepares the Kafka side on a daemon thread named {@code mvsink-kafka-start}, in the shard's log context. */
-    private KafkaStart startKafkaSide() {
-        KafkaStart start = new KafkaStart(new CompletableFuture<>(), new CompletableFuture<>());
+    private CompletableFuture<KafkaSide> startKafkaSide() {
+        CompletableFuture<KafkaSide> side = new CompletableFuture<>();
         Thread thread = new Thread(() -> {
             try (ShardLogContext.Scope scope = ShardLogContext.enter(config.shard())) {
-                start.side().complete(kafkaSide(start.topics()));
+                side.complete(kafkaSide());
             } catch (Throwable e) {
-                start.topics().completeExceptionally(e);
-                start.side().completeExceptionally(e);
+                side.completeExceptionally(e);
             }
         }, "mvsink-kafka-start");
         thread.setDaemon(true);
         thread.start();
-        return start;
+        return side;
     }
 
-    /**
-     * Creates or checks the topics (completing {@code topicsReady}), reads the consensus topic and
-     * the blob owner; closes its admin client if it fails.
-     */
-    private KafkaSide kafkaSide(CompletableFuture<Void> topicsReady) {
+    /** Creates or checks the topics, reads the consensus topic and the blob owner; closes its admin client if it fails. */
+    private KafkaSide kafkaSide() {
         Admin kafkaAdmin = Admin.create(clientProps());
         try {
             TopicSetup.Setup setup = new TopicSetup(kafkaAdmin, topicSettings()).setUp(topics);
             RecordBound bound = recordBound(setup.consensusMaxMessageBytes());
             LaunchLog.step("topics ready: {} partitions, records up to {} bytes", setup.partitions(), bound.bytes());
-            topicsReady.complete(null);
             ShardState state = ConsensusReader.read(clientProps(), config.consensusTopic(), config.shard(), CONSENSUS_READ);
             LaunchLog.step("consensus topic read");
             BlobOwner owner = Wiring.blobOwner(config, kafkaAdmin);
@@ -337,8 +265,8 @@ public final class MvsinkApp implements AutoCloseable {
         }
     }
 
-    /** What {@code side} completes with once it did, or what stopped it, as thrown. */
-    private static <T> T joined(CompletableFuture<T> side) {
+    /** The Kafka side once prepared, or what stopped it, as thrown. */
+    private static KafkaSide joined(CompletableFuture<KafkaSide> side) {
         try {
             return side.join();
         } catch (CompletionException e) {
@@ -566,7 +494,7 @@ public final class MvsinkApp implements AutoCloseable {
             shardMetricSet = null;
             set.close();
         }
-        if (shardAdded) {
+        if (started) {
             deps.batches().removeShard(config.shard());
         }
         if (admin != null) {
@@ -608,11 +536,6 @@ public final class MvsinkApp implements AutoCloseable {
 
     private static StreamThreadExceptionResponse responseTo(Throwable e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-            if (cause instanceof SinkGate.StartAbandonedException) {
-                // the start failed after the threads started and says why itself; it closes them
-                LOG.debug("stream thread stopped: {}", cause.getMessage());
-                return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
-            }
             if (cause instanceof RegistryUnavailableException) {
                 LOG.warn("schema registry unavailable, replacing the stream thread: {}", cause.getMessage());
                 return StreamThreadExceptionResponse.REPLACE_THREAD;

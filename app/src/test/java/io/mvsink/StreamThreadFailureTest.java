@@ -3,7 +3,6 @@ package io.mvsink;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.mvsink.registry.RegistryUnavailableException;
-import io.mvsink.topology.SinkGate;
 import io.mvsink.topology.PartitionCountChangedException;
 import java.net.ConnectException;
 import org.apache.kafka.streams.errors.StreamsException;
@@ -32,15 +31,6 @@ class StreamThreadFailureTest {
             new org.apache.kafka.streams.errors.StreamsException(new org.apache.kafka.common.errors.ProducerFencedException("fenced"))));
         assertEquals(StreamThreadExceptionResponse.REPLACE_THREAD, MvsinkApp.onStreamThreadFailure("s",
             new org.apache.kafka.common.errors.InvalidProducerEpochException("old epoch")));
-    }
-
-    @Test
-    void shouldShutDownTheThreadsOfAStartThatFailedAfterTheyStarted() {
-        // the start says why itself and closes the threads; a task initialising meanwhile fails so
-        StreamsException failed = new StreamsException("failed to initialise task 0_0",
-            new SinkGate.StartAbandonedException(new IllegalStateException("the shard's parts live elsewhere")));
-
-        assertEquals(StreamThreadExceptionResponse.SHUTDOWN_CLIENT, MvsinkApp.onStreamThreadFailure("s", failed));
     }
 
     @Test

@@ -26,15 +26,6 @@ public final class SinkTopology {
     }
 
     public static Topology build(Topics topics, SinkContext sink) {
-        return build(topics, sink.intervalMs(), SinkGate.open(sink));
-    }
-
-    /**
-     * The topology whose processors wait for {@code gate}'s context as their tasks initialise, so
-     * that the stream threads may start before it exists; {@code intervalMs}: the batch interval,
-     * the context's own.
-     */
-    public static Topology build(Topics topics, long intervalMs, SinkGate gate) {
         Topology topology = new Topology();
         ByteArrayDeserializer bytesIn = new ByteArrayDeserializer();
         ByteArraySerializer bytesOut = new ByteArraySerializer();
@@ -42,15 +33,15 @@ public final class SinkTopology {
         // earliest is Kafka Streams' own default; named only because this overload takes an extractor
         topology.addSource(AutoOffsetReset.earliest(), StoreNames.CORRECTIONS_SOURCE, new InvalidTimestampMarker(),
             bytesIn, bytesIn, topics.corrections());
-        topology.addProcessor(StoreNames.CORRECTIONS, () -> new GatedProcessor(gate, CorrectionProcessor::new), StoreNames.CORRECTIONS_SOURCE);
-        topology.addStateStore(bufferStore(intervalMs), StoreNames.CORRECTIONS);
+        topology.addProcessor(StoreNames.CORRECTIONS, () -> new CorrectionProcessor(sink), StoreNames.CORRECTIONS_SOURCE);
+        topology.addStateStore(bufferStore(sink.intervalMs()), StoreNames.CORRECTIONS);
         topology.addStateStore(progressStore(), StoreNames.CORRECTIONS);
         topology.addStateStore(schemaDecisionStore(), StoreNames.CORRECTIONS);
         topology.addSink(StoreNames.REPORTS_SINK, topics.reports(), bytesOut, bytesOut, StoreNames.CORRECTIONS);
         topology.addSink(StoreNames.DEAD_LETTER_SINK, topics.deadLetter(), bytesOut, bytesOut, StoreNames.CORRECTIONS);
 
         topology.addSource(StoreNames.REPORTS_SOURCE, bytesIn, bytesIn, topics.reports());
-        topology.addProcessor(StoreNames.APPENDER_NODE, () -> new GatedProcessor(gate, AppenderProcessor::new), StoreNames.REPORTS_SOURCE);
+        topology.addProcessor(StoreNames.APPENDER_NODE, () -> new AppenderProcessor(sink), StoreNames.REPORTS_SOURCE);
         topology.addStateStore(appenderStore(), StoreNames.APPENDER_NODE);
         topology.addSink(StoreNames.CONSENSUS_SINK, topics.consensus(), bytesOut, bytesOut, StoreNames.APPENDER_NODE);
 
