@@ -25,13 +25,13 @@ final class CatchUpTargets {
         }
     }
 
+    /** Issue 23's bound on the time from launch to the first append, in seconds. */
+    private static final int FIRST_APPEND_SECONDS = 5;
+    /** Issue 23: the share of the machine's cores the sink keeps busy while it catches up, on average. */
+    private static final double BUSY_SHARE = 0.9;
+
     private CatchUpTargets() {
     }
-
-    /** Issue 23's bound on the time from launch to the first append. */
-    static final double FIRST_APPEND_SECONDS = 5;
-    /** Issue 23: the share of the machine's cores the sink keeps busy while it catches up, on average. */
-    static final double BUSY_SHARE = 0.9;
 
     /** The targets, with the machine's cores as this JVM sees them (the bench's children run beside it). */
     static List<Check> check(List<CatchUpFigures> figures, CatchUpOptions options) {
@@ -75,7 +75,6 @@ final class CatchUpTargets {
         return checks;
     }
 
-
     /**
      * Issue 23's targets for {@code barrier} (the fine grid's run): its first append within 5 s of
      * launch, 1.5x the plain Streams app's updates/s from launch at 0.9x its CPU per update, and 90%
@@ -83,23 +82,17 @@ final class CatchUpTargets {
      */
     private static List<Check> speed(Optional<CatchUpFigures> barrier, Optional<CatchUpFigures> reference, int cores) {
         String name = barrier.map(CatchUpFigures::name).orElse("barrier");
-        List<Check> checks = new ArrayList<>();
-        checks.add(barrier.map(b -> new Check(name + ": launch to first append <= "
-                + String.format(Locale.ROOT, "%.0f s", FIRST_APPEND_SECONDS) + " (issue 23)",
-                String.format(Locale.ROOT, "%.1f s", b.secondsToFirst()),
-                verdict(b.completed() && b.secondsToFirst() <= FIRST_APPEND_SECONDS)))
-            .orElse(new Check(name + ": launch to first append (issue 23)", "not run", Verdict.NOT_APPLICABLE)));
-        checks.add(atLeast(name + " updates/s from launch >= 1.5x the plain Streams app's (issue 23)", barrier,
-            reference, 1.5, CatchUpFigures::updatesPerSecondFromLaunch));
-        checks.add(atMost(name + ": CPU per update <= 0.9x the plain Streams app's (issue 23)", barrier, reference,
-            0.9, CatchUpFigures::cpuSecondsPerMillion));
-        double busy = BUSY_SHARE * cores * 100;
-        checks.add(barrier.map(b -> new Check(String.format(Locale.ROOT,
-                "%s: average CPU from launch >= %.0f%% (%.0f%% of %d %s; issue 23)", name, busy, BUSY_SHARE * 100,
-                cores, cores == 1 ? "core" : "cores"), String.format(Locale.ROOT, "%.0f%%", b.coresBusy() * 100),
-                verdict(b.completed() && b.coresBusy() * 100 >= busy)))
-            .orElse(new Check(name + ": average CPU from launch (issue 23)", "not run", Verdict.NOT_APPLICABLE)));
-        return checks;
+        double busyPercent = BUSY_SHARE * cores * 100;
+        return List.of(
+            bound(name + ": launch to first append <= " + FIRST_APPEND_SECONDS + " s (issue 23)", barrier,
+                CatchUpFigures::secondsToFirst, FIRST_APPEND_SECONDS),
+            atLeast(name + " updates/s from launch >= 1.5x the plain Streams app's (issue 23)", barrier, reference,
+                1.5, CatchUpFigures::updatesPerSecondFromLaunch),
+            atMost(name + ": CPU per update <= 0.9x the plain Streams app's (issue 23)", barrier, reference, 0.9,
+                CatchUpFigures::cpuSecondsPerMillion),
+            floor(String.format(Locale.ROOT, "%s: average CPU from launch >= %.0f%% (%.0f%% of %d %s; issue 23)", name,
+                busyPercent, BUSY_SHARE * 100, cores, cores == 1 ? "core" : "cores"), barrier,
+                f -> f.coresBusy() * 100, busyPercent));
     }
 
     private interface Figure {
@@ -131,11 +124,22 @@ final class CatchUpTargets {
     }
 
     private static Check bound(String target, Optional<CatchUpFigures> run, Figure figure, double most) {
+        return limit(target, run, figure, most, false);
+    }
+
+    private static Check floor(String target, Optional<CatchUpFigures> run, Figure figure, double least) {
+        return limit(target, run, figure, least, true);
+    }
+
+    /** {@code figure} of {@code run} against a fixed limit, at least or at most; NaN misses. */
+    private static Check limit(String target, Optional<CatchUpFigures> run, Figure figure, double limit,
+                               boolean atLeast) {
         if (run.isEmpty()) {
             return new Check(target, "not run", Verdict.NOT_APPLICABLE);
         }
         double v = figure.of(run.get());
-        return new Check(target, String.format(Locale.ROOT, "%.2f", v), verdict(run.get().completed() && v <= most));
+        boolean within = atLeast ? v >= limit : v <= limit;
+        return new Check(target, String.format(Locale.ROOT, "%.2f", v), verdict(run.get().completed() && within));
     }
 
     private static Verdict verdict(boolean met) {
