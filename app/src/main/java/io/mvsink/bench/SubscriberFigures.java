@@ -1,5 +1,6 @@
 package io.mvsink.bench;
 
+import io.mvsink.avro.Batch;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.consensus.ShardState;
 import java.util.ArrayList;
@@ -17,18 +18,29 @@ import java.util.Map;
  * so it adds the sink's own commit delay. {@code changes} are what the subscriber delivered
  * (consolidated per row and time), per second over the span from its first to its last delivery.
  *
+ * <p>While catching up, the subscriber is held to issue 23's targets: it delivers the sealed updates at least at the
+ * rate the sink sealed them, each over its own span (the updates of every seal, from the first seal's commit to the
+ * last's, and from the first seal's delivery to the last's), and its lag p99 stays within
+ * {@link #CATCH_UP_LAG_P99_MS}.
+ *
  * @param phase          "steady" (the steady bench: a producer at a steady rate) or "catch-up"
  * @param seals          seals appended (compactions left out)
  * @param undelivered    seals the subscriber had not delivered when it stopped
  * @param fromAppendP50Ms the lags from the append, p50
  * @param fromAppendMaxMs the lags from the append, max
  * @param lagsMs         each delivered seal's lag, in seal order (in the JSON, to see how it moved)
+ * @param sealedUpdates  the updates the seals added (their batches' counts)
+ * @param sealingSeconds from the first seal's commit to the last's
+ * @param deliverySeconds from the first seal's delivery to the last's (NaN unless every seal was delivered)
  */
 record SubscriberFigures(String run, String phase, long intervalMs, long seals, long undelivered, long changes,
                          double seconds, long lagP50Ms, long lagP99Ms, long lagMaxMs, long fromAppendP50Ms,
-                         long fromAppendMaxMs, boolean sumEqualsModel, String failure, List<Long> lagsMs) {
+                         long fromAppendMaxMs, boolean sumEqualsModel, String failure, List<Long> lagsMs,
+                         long sealedUpdates, double sealingSeconds, double deliverySeconds) {
     /** The issue's target: at a steady rate, a subscriber stays within this many batch intervals of the sealed upper. */
     static final double TARGET_INTERVALS = 2;
+    /** Issue 23's target: while the sink catches up, the lag p99 from a seal's commit to its delivery. */
+    static final long CATCH_UP_LAG_P99_MS = 2000;
 
     /**
      * The figures of {@code deliveries}, against the shard's {@code diffs} and the wall-clock ms when each seal
@@ -43,12 +55,18 @@ record SubscriberFigures(String run, String phase, long intervalMs, long seals, 
         long undelivered = 0;
         long upper = 0;
         int next = 0;
+        long sealedUpdates = 0;
+        long[] sealedSpan = {Long.MAX_VALUE, Long.MIN_VALUE};
+        long[] deliveredSpan = {Long.MAX_VALUE, Long.MIN_VALUE};
         for (StateDiff diff : diffs) {
             if (ShardState.isCompaction(diff) || diff.getUpper() <= upper) {
                 continue;
             }
             upper = diff.getUpper();
             seals++;
+            sealedUpdates += diff.getAdded().stream().mapToLong(Batch::getUpdates).sum();
+            long sealedAt = sealedAtMs.getOrDefault(diff.getSeqno(), diff.getAppendedAtMs());
+            widen(sealedSpan, sealedAt);
             while (next < deliveries.size() && deliveries.get(next).upper() < upper) {
                 next++;
             }
@@ -56,7 +74,7 @@ record SubscriberFigures(String run, String phase, long intervalMs, long seals, 
                 undelivered++;
             } else {
                 long delivered = deliveries.get(next).deliveredAtMs();
-                long sealedAt = sealedAtMs.getOrDefault(diff.getSeqno(), diff.getAppendedAtMs());
+                widen(deliveredSpan, delivered);
                 lags.add(Math.max(0, delivered - sealedAt));
                 fromAppend.add(Math.max(0, delivered - diff.getAppendedAtMs()));
             }
@@ -69,7 +87,17 @@ record SubscriberFigures(String run, String phase, long intervalMs, long seals, 
         return new SubscriberFigures(run, phase, intervalMs, seals, undelivered, changes, seconds,
             percentile(sorted, 50), percentile(sorted, 99), percentile(sorted, 100),
             percentile(sortedFromAppend, 50), percentile(sortedFromAppend, 100),
-            sumEqualsModel, failure == null ? null : failure.toString(), List.copyOf(lags));
+            sumEqualsModel, failure == null ? null : failure.toString(), List.copyOf(lags), sealedUpdates,
+            span(sealedSpan), undelivered > 0 ? Double.NaN : span(deliveredSpan));
+    }
+
+    private static void widen(long[] span, long atMs) {
+        span[0] = Math.min(span[0], atMs);
+        span[1] = Math.max(span[1], atMs);
+    }
+
+    private static double span(long[] span) {
+        return span[0] > span[1] ? Double.NaN : (span[1] - span[0]) / 1000.0;
     }
 
     /** The nearest-rank {@code p}-th percentile of {@code sorted}; 0 when empty. */
@@ -83,6 +111,16 @@ record SubscriberFigures(String run, String phase, long intervalMs, long seals, 
 
     double changesPerSecond() {
         return seconds > 0 ? changes / seconds : Double.NaN;
+    }
+
+    /** The sink's updates sealed per second, from its first seal's commit to its last's. */
+    double sealingPerSecond() {
+        return sealingSeconds > 0 ? sealedUpdates / sealingSeconds : Double.NaN;
+    }
+
+    /** The sealed updates the subscriber delivered per second, from its first seal's delivery to its last's. */
+    double deliveredPerSecond() {
+        return deliverySeconds > 0 ? sealedUpdates / deliverySeconds : Double.NaN;
     }
 
     double lagMaxIntervals() {
@@ -119,8 +157,13 @@ record SubscriberFigures(String run, String phase, long intervalMs, long seals, 
             lagMaxIntervals(), lagP99Ms, lagP50Ms, fromAppendMaxMs, fromAppendP50Ms, seals - undelivered, seals,
             changesPerSecond());
         if (!steady()) {
-            return "  [info] " + run + ": a subscriber while the sink catches up (no steady rate, the target is "
-                + "checked by the steady bench): " + measured;
+            double ratio = deliveredPerSecond() / sealingPerSecond();
+            return String.format(Locale.ROOT, "  [%s] %s: a subscriber keeps up with a catch-up: it delivers the sealed "
+                + "updates at >= the rate the sink sealed them (issue 23): %.0f vs %.0f updates/s = %.2fx%n"
+                + "  [%s] %s: a subscriber's lag from a seal's commit to its delivery p99 <= %d ms while catching up "
+                + "(issue 23): %s", ratio >= 1 ? "met " : "MISS", run, deliveredPerSecond(), sealingPerSecond(),
+                ratio, failure == null && undelivered == 0 && lagP99Ms <= CATCH_UP_LAG_P99_MS ? "met " : "MISS", run,
+                CATCH_UP_LAG_P99_MS, measured);
         }
         return String.format(Locale.ROOT, "  [%s] %s: a subscriber keeps up with the sink: its lag behind the sealed "
             + "upper stays under %.0f batch intervals (%d ms) at a steady rate: %s", keptUp() ? "met " : "MISS", run,
@@ -146,6 +189,9 @@ record SubscriberFigures(String run, String phase, long intervalMs, long seals, 
         m.put("sum_equals_model", sumEqualsModel);
         m.put("failure", failure);
         m.put("lags_ms", lagsMs);
+        m.put("sealed_updates", sealedUpdates);
+        m.put("sealing_updates_per_second", CatchUpFigures.json(sealingPerSecond()));
+        m.put("delivered_updates_per_second", CatchUpFigures.json(deliveredPerSecond()));
         return m;
     }
 }

@@ -19,9 +19,10 @@ import org.apache.avro.generic.GenericRecord;
 /**
  * A subscriber following a bench run's shard from its first append ({@link ShardReader#startToken}), on
  * a thread of its own in the bench's JVM, with a blob store and registry client of its own: what
- * {@code mvsink subscribe} does, without printing. It records when each token was delivered, and
- * sums the changes per row (by record: it renders no JSON while it follows, as a subscriber writing Avro would
- * not) so that the bench can check the sum against the workload's model.
+ * {@code mvsink subscribe} does, without printing. It records when each token was delivered and keeps the
+ * changes delivered (the lists the subscription handed over, nothing copied), and sums them per row once it
+ * has stopped ({@link #sum}), so that the bench can check the sum against the workload's model without the check
+ * loading the machine while the subscriber is measured.
  * A second thread follows the consensus topic alone ({@link ConsensusFollower}) and notes when each
  * seal could first be read (its transaction committed): a seal is sealed from then on, and the
  * subscriber's lag is counted from then. Both wait for the consensus topic to exist (the app creates it).
@@ -40,7 +41,7 @@ final class SubscriberProbe implements AutoCloseable {
     private final Thread watcher;
     private final ConsensusFollower sealed;
     private final List<Delivery> deliveries = new ArrayList<>();
-    private final Map<GenericRecord, Long> sum = new HashMap<>();
+    private final List<List<Change>> delivered = new ArrayList<>();
     private volatile boolean stop;
     private volatile long upper;
     private volatile Exception failure;
@@ -87,7 +88,7 @@ final class SubscriberProbe implements AutoCloseable {
                 @Override
                 public void seal(List<Change> changes, ResumeToken token) {
                     long now = System.currentTimeMillis();
-                    changes.forEach(c -> sum.merge(c.record(), c.diff(), Long::sum));
+                    delivered.add(changes);
                     synchronized (deliveries) {
                         deliveries.add(new Delivery(token.seqno(), token.upper(), changes.size(), now));
                     }
@@ -154,6 +155,8 @@ final class SubscriberProbe implements AutoCloseable {
             throw new IllegalStateException("bench: the subscriber of shard " + config.shard() + " failed: "
                 + failure, failure);
         }
+        Map<GenericRecord, Long> sum = new HashMap<>();
+        delivered.forEach(changes -> changes.forEach(c -> sum.merge(c.record(), c.diff(), Long::sum)));
         Map<String, Long> net = new HashMap<>();
         sum.forEach((row, n) -> {
             if (n != 0) {

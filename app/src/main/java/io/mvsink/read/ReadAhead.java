@@ -3,7 +3,6 @@ package io.mvsink.read;
 import io.mvsink.registry.SubjectVersion;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -33,37 +32,64 @@ final class ReadAhead implements AutoCloseable {
         });
     }
 
-    /** The pieces of one poll, read in order, each handed out once it is read. */
-    Reads read(SnapshotReader parts, SubjectVersion target, List<Piece> pieces) {
-        return new Reads(parts, target, pieces);
+    /** The reads of one poll: pieces are added in order ({@link Reads#add}) and handed out in that order. */
+    Reads read(SnapshotReader parts) {
+        return new Reads(parts);
+    }
+
+    /** A piece and its changes, read. */
+    record Read(Piece piece, List<Change> changes) {
     }
 
     /** One poll's reads; {@link #next} yields the pieces' changes in order. */
     final class Reads implements AutoCloseable {
         private final SnapshotReader parts;
-        private final SubjectVersion target;
-        private final Iterator<Piece> unread;
-        private final Deque<Future<List<Change>>> reading = new ArrayDeque<>();
+        private final Deque<Unread> unread = new ArrayDeque<>();
+        private final Deque<Reading> reading = new ArrayDeque<>();
 
-        private Reads(SnapshotReader parts, SubjectVersion target, List<Piece> pieces) {
+        private record Unread(Piece piece, SubjectVersion target) {
+        }
+
+        private record Reading(Piece piece, Future<List<Change>> changes) {
+        }
+
+        private Reads(SnapshotReader parts) {
             this.parts = parts;
-            this.target = target;
-            this.unread = pieces.iterator();
-            for (int i = 0; i <= AHEAD && unread.hasNext(); i++) {
+        }
+
+        /** Adds pieces to read after those added before, their rows read into {@code target}. */
+        void add(List<Piece> pieces, SubjectVersion target) {
+            pieces.forEach(piece -> unread.add(new Unread(piece, target)));
+            while (reading.size() <= AHEAD && !unread.isEmpty()) {
                 submitNext();
             }
         }
 
         private void submitNext() {
-            Piece piece = unread.next();
-            reading.add(pool.submit(() -> parts.changes(piece.batches(), target, piece.lower(), piece.upper())));
+            Unread next = unread.removeFirst();
+            Piece piece = next.piece();
+            reading.add(new Reading(piece, pool.submit(
+                () -> parts.changes(piece.batches(), next.target(), piece.lower(), piece.upper()))));
         }
 
-        /** The next piece's changes, waiting for its read; the read after the ones in flight starts when it is taken. */
-        List<Change> next() {
-            Future<List<Change>> head = reading.removeFirst();
+        /** Whether a piece added is not handed out yet. */
+        boolean hasNext() {
+            return !reading.isEmpty() || !unread.isEmpty();
+        }
+
+        /** Whether a piece added is waiting for its read to begin (more than {@link #AHEAD} are ahead of it). */
+        boolean hasUnread() {
+            return !unread.isEmpty();
+        }
+
+        /** The next piece and its changes, waiting for its read; the read after the ones in flight starts when it is taken. */
+        Read next() {
+            if (reading.isEmpty()) {
+                submitNext();
+            }
+            Reading head = reading.removeFirst();
             try {
-                return head.get();
+                return new Read(head.piece(), head.changes().get());
             } catch (ExecutionException e) {
                 if (e.getCause() instanceof RuntimeException runtime) {
                     throw runtime;
@@ -80,7 +106,7 @@ final class ReadAhead implements AutoCloseable {
 
         /** Starts reading the next piece not yet begun, if any (call once the piece taken is delivered). */
         void advance() {
-            if (unread.hasNext()) {
+            if (!unread.isEmpty()) {
                 submitNext();
             }
         }
@@ -88,8 +114,9 @@ final class ReadAhead implements AutoCloseable {
         /** Cancels the reads still in flight (after a failure or an early end). */
         @Override
         public void close() {
-            reading.forEach(f -> f.cancel(true));
+            reading.forEach(r -> r.changes().cancel(true));
             reading.clear();
+            unread.clear();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.mvsink.read;
 
+import io.mvsink.blob.BlobNotFoundException;
 import io.mvsink.blob.BlobStore;
 import io.mvsink.consensus.ShardFollower;
 import io.mvsink.consensus.ShardState;
@@ -7,6 +8,8 @@ import io.mvsink.registry.SchemaRegistry;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.avro.Schema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A shard opened for reading: its state rebuilt from the consensus topic alone, its parts read
@@ -27,6 +30,10 @@ import org.apache.avro.Schema;
 public final class ShardReader implements AutoCloseable {
     private final ShardFollower follower;
     private final SnapshotReader parts;
+    private static final Logger LOG = LoggerFactory.getLogger(ShardReader.class);
+    /** A key no part has (parts are named under the shard's prefix, with a batch id). */
+    static final String NO_PART = "mvsink-reader-connect/no-such-part";
+
     private final Duration timeout;
     private Subscription subscription;
 
@@ -39,11 +46,37 @@ public final class ShardReader implements AutoCloseable {
     /**
      * Reads {@code shard}'s state from {@code consensusTopic} to its current end; its parts are in
      * {@code blobs} and read into the latest schema of {@code subject}. {@code timeout} bounds each
-     * read of the topic to its end.
+     * read of the topic to its end. Then it opens its connections to the registry and the blob store
+     * ({@link #connect}), so that the first read does not wait for them.
      */
     public static ShardReader open(Map<String, Object> clientProps, String consensusTopic, String shard,
                                    BlobStore blobs, SchemaRegistry registry, String subject, Duration timeout) {
-        return of(ShardFollower.open(clientProps, consensusTopic, shard, timeout), blobs, registry, subject, timeout);
+        ShardReader reader = of(ShardFollower.open(clientProps, consensusTopic, shard, timeout), blobs, registry,
+            subject, timeout);
+        connect(blobs, registry, subject);
+        return reader;
+    }
+
+    /**
+     * Asks the registry for the subject's latest version and the blob store for a blob no part is ever named (it
+     * answers "not found"): the first read of a subscriber that starts before the shard's first seal would
+     * otherwise pay for both connections, and the code that reads an answer, when the seal comes. An answer that
+     * is an error (the subject not registered yet, the store refusing) is left for the reads to report, as they
+     * would without this.
+     */
+    static void connect(BlobStore blobs, SchemaRegistry registry, String subject) {
+        try {
+            registry.latest(subject);
+        } catch (RuntimeException e) {
+            LOG.debug("reader: the registry's latest version of {} not read at open: {}", subject, e.toString());
+        }
+        try {
+            blobs.get(NO_PART);
+        } catch (BlobNotFoundException expected) {
+            // the store answered
+        } catch (RuntimeException e) {
+            LOG.debug("reader: the blob store's answer at open was not 'not found': {}", e.toString());
+        }
     }
 
     /** A reader of the shard {@code follower} follows (it closes the follower). */

@@ -147,47 +147,100 @@ public final class SnapshotReader {
      * run on another thread than the one that follows the shard (the store and registry are thread-safe).
      */
     List<Change> changes(List<Batch> batches, SubjectVersion target, long lower, long upper) {
-        Map<ByteBuffer, Map<Long, Net>> diffs = new HashMap<>();
+        long updates = 0;
+        for (Batch batch : batches) {
+            for (Part part : batch.getParts()) {
+                updates += part.getUpdates();
+            }
+        }
+        Consolidation nets = new Consolidation((int) Math.min(updates, MAX_PRESIZE));
         PartReader reader = new PartReader(target);
         RowBytes encoded = new RowBytes(target.schema());
         for (Batch batch : batches) {
             for (Part part : batch.getParts()) {
                 reader.read(part, batch.getBatchId(), blobs, registry, (row, time, diff) -> {
                     if (time >= lower && time < upper) {
-                        add(diffs, encoded.of(row), row, time, diff);
+                        nets.add(encoded.of(row), row, time, diff);
                     }
                 });
             }
         }
-        List<Change> changes = new ArrayList<>();
-        diffs.values().forEach(byTime -> byTime.forEach((time, net) -> {
+        List<Change> changes = new ArrayList<>(nets.order.size());
+        for (TimedNet net : nets.order) {
             if (net.diff != 0) {
-                changes.add(Change.rendered(net.record, time, net.diff));
+                changes.add(Change.rendered(net.record, net.time, net.diff));
             }
-        }));
-        // a row renders only to order it among the changes at the same time
+        }
+        // in the order first read, which is nearly time order (parts hold their updates in the order they came), so
+        // the sort mostly merges runs; a row renders only to order it among the changes at the same time
         changes.sort(Comparator.comparingLong(Change::time).thenComparing(Change::row));
         return changes;
     }
 
+    /** The most entries a read's consolidation is sized for up front (it grows beyond as needed). */
+    private static final int MAX_PRESIZE = 1 << 20;
+
     /**
-     * Adds one update to the net diffs, keyed by the row's Avro binary in the target schema (rows equal as
-     * rendered are equal as encoded: both write every field in schema order, map entries in their order).
+     * The net diffs of a range's updates per row and time, keyed by the row's Avro binary in the target schema and
+     * the time (rows equal as rendered are equal as encoded: both write every field in schema order, map entries in
+     * their order), kept in the order first read.
      */
-    private static void add(Map<ByteBuffer, Map<Long, Net>> diffs, ByteBuffer key, GenericRecord row, long time,
-                            long diff) {
-        Map<Long, Net> byTime = diffs.get(key);
-        if (byTime == null) {
-            byTime = new HashMap<>();
-            diffs.put(ByteBuffer.wrap(Arrays.copyOf(key.array(), key.remaining())), byTime);
+    private static final class Consolidation {
+        private final Map<RowAtTime, TimedNet> nets;
+        private final List<TimedNet> order;
+
+        Consolidation(int expected) {
+            this.nets = new HashMap<>(Math.max(16, (int) (expected / 0.75f) + 1));
+            this.order = new ArrayList<>(expected);
         }
-        Net net = byTime.get(time);
-        if (net == null) {
-            // one copy per row: the row's other times share it
-            net = new Net(byTime.isEmpty() ? copy(row) : byTime.values().iterator().next().record);
-            byTime.put(time, net);
+
+        void add(ByteBuffer row, GenericRecord record, long time, long diff) {
+            byte[] bytes = Arrays.copyOfRange(row.array(), row.arrayOffset() + row.position(),
+                row.arrayOffset() + row.limit());
+            RowAtTime key = new RowAtTime(bytes, time);
+            TimedNet net = nets.get(key);
+            if (net == null) {
+                net = new TimedNet(copy(record), time);
+                nets.put(key, net);
+                order.add(net);
+            }
+            net.diff += diff;
         }
-        net.diff += diff;
+    }
+
+    /** A consolidation key: a row's Avro binary and a time. */
+    private static final class RowAtTime {
+        private final byte[] row;
+        private final long time;
+        private final int hash;
+
+        RowAtTime(byte[] row, long time) {
+            this.row = row;
+            this.time = time;
+            this.hash = 31 * Arrays.hashCode(row) + Long.hashCode(time);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof RowAtTime k && time == k.time && Arrays.equals(row, k.row);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
+
+    /** A row's record (a copy: the part reader reuses its own), a time, and the sum of the row's diffs at it. */
+    private static final class TimedNet {
+        private final GenericRecord record;
+        private final long time;
+        private long diff;
+
+        private TimedNet(GenericRecord record, long time) {
+            this.record = record;
+            this.time = time;
+        }
     }
 
     /** Every update of the parts of the live batches that {@code batches} accepts. */

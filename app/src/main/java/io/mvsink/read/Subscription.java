@@ -4,9 +4,12 @@ import io.mvsink.blob.BlobNotFoundException;
 import io.mvsink.consensus.ShardFollower;
 import io.mvsink.consensus.ShardFollower.Advance;
 import io.mvsink.consensus.ShardState;
+import io.mvsink.registry.SubjectVersion;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A shard followed seal by seal (from {@link ShardReader#subscribe} or {@link ShardReader#resume}).
@@ -29,9 +32,14 @@ public final class Subscription {
     private final ShardFollower follower;
     private final SnapshotReader parts;
     private final Listener listener;
+    /** How long one call reads on to seals that commit while it delivers, before it returns (when it has read them). */
+    static final Duration READ_ON_FOR = Duration.ofSeconds(2);
+
     private final Duration timeout;
     private ResumeToken position;
     private ReadAhead readAhead;
+    /** Advances polled while reading on that the call could not plan: the next call delivers them first. */
+    private final List<Advance> held = new ArrayList<>();
 
     /** Receives a subscription's output, on the thread that subscribes or polls. */
     public interface Listener {
@@ -78,9 +86,16 @@ public final class Subscription {
         return position;
     }
 
-    /** Delivers the seals that committed since the last call, waiting at most {@code wait} for one. */
+    /**
+     * Delivers the seals that committed since the last call, waiting at most {@code wait} for one; while it
+     * delivers, it reads on to seals that commit meanwhile for up to {@link #READ_ON_FOR}, then returns once those
+     * it began are delivered.
+     */
     public void poll(Duration wait) {
-        deliver(follower.poll(wait));
+        List<Advance> advances = new ArrayList<>(held);
+        held.clear();
+        advances.addAll(follower.poll(advances.isEmpty() ? wait : Duration.ZERO));
+        deliver(advances);
     }
 
     private void deliver(List<Advance> advances) {
@@ -99,15 +114,21 @@ public final class Subscription {
                         + "token " + position, e);
                 }
                 retried = true;
+                queue.addAll(held);
+                held.clear();
                 queue.addAll(follower.catchUp(timeout));
             }
         }
     }
 
     /**
-     * Delivers the advances (contiguous) piece by piece ({@link Piece#plan}): each seal as soon as the batches that
-     * cover it are read, the next pieces read ahead meanwhile ({@link ReadAhead}); the schema rows are read into is
-     * the subject's latest as of this call.
+     * Delivers the advances (contiguous, appended to as it reads on) piece by piece ({@link Piece#plan}): each seal
+     * as soon as the batches that cover it are read, the next pieces read ahead meanwhile ({@link ReadAhead}). While
+     * nothing is left to read ahead and the call has run less than {@link #READ_ON_FOR}, it polls the follower
+     * without waiting and plans the seals that committed since: a subscriber behind the sink never waits between
+     * polls for a read to start. Rows are read into the subject's latest version as of this call, fetched again
+     * when a seal read on to carries a schema id the call has not seen: each part is read into a version fetched
+     * after the part was sealed, so the version can read it (the subject is backward compatible).
      */
     private void deliverRead(List<Advance> advances) {
         ShardState state = follower.state();
@@ -122,11 +143,84 @@ public final class Subscription {
             throw new IllegalArgumentException("shard " + state.shard() + " is sealed below " + state.upper()
                 + "; [" + position.upper() + ", " + upper + ") is not sealed yet");
         }
-        try (ReadAhead.Reads reads = readAhead().read(parts, parts.latest(), pieces)) {
-            for (Piece piece : pieces) {
-                deliver(piece, reads.next());
+        Target target = new Target(parts.latest(), pieces);
+        long readOnUntil = System.nanoTime() + READ_ON_FOR.toNanos();
+        try (ReadAhead.Reads reads = readAhead().read(parts)) {
+            reads.add(pieces, target.version());
+            while (reads.hasNext()) {
+                if (!reads.hasUnread() && System.nanoTime() < readOnUntil) {
+                    upper = readOn(advances, reads, target, upper);
+                }
+                ReadAhead.Read read = reads.next();
+                deliver(read.piece(), read.changes());
                 reads.advance();
             }
+        }
+    }
+
+    /**
+     * Polls the follower without waiting and adds the pieces of what committed since to {@code reads}, planned from
+     * {@code upper} (the last planned upper), which it returns moved on; the advances are added to {@code advances}
+     * too, so that a retry after a missing part delivers them. Advances it cannot plan because the since overtook
+     * {@code upper} are held for the next call, which reports it ({@link ResumeToken#requireReadable}); it reads on to
+     * nothing while it holds some.
+     */
+    private long readOn(List<Advance> advances, ReadAhead.Reads reads, Target target, long upper) {
+        if (!held.isEmpty()) {
+            return upper;
+        }
+        List<Advance> more = follower.poll(Duration.ZERO);
+        if (more.isEmpty()) {
+            return upper;
+        }
+        ShardState state = follower.state();
+        if (state.since() > 0 && upper <= state.since()) {
+            held.addAll(more);
+            return upper;
+        }
+        advances.addAll(more);
+        List<Piece> pieces = Piece.plan(state, upper, more);
+        if (pieces.isEmpty()) {
+            return upper;
+        }
+        if (!target.reads(pieces)) {
+            target.refresh(parts.latest(), pieces);
+        }
+        reads.add(pieces, target.version());
+        return pieces.get(pieces.size() - 1).upper();
+    }
+
+    /**
+     * The version a call reads rows into, and the schema ids of the parts planned before it was fetched: a part of
+     * such an id was sealed before the fetch, so the version is at least as new as the part's writer.
+     */
+    private static final class Target {
+        private SubjectVersion version;
+        private final Set<Integer> sealedBefore = new HashSet<>();
+
+        Target(SubjectVersion version, List<Piece> plannedBefore) {
+            refresh(version, plannedBefore);
+        }
+
+        void refresh(SubjectVersion latest, List<Piece> plannedBefore) {
+            version = latest;
+            sealedBefore.add(latest.id());
+            plannedBefore.forEach(piece -> sealedBefore.addAll(schemaIds(piece)));
+        }
+
+        SubjectVersion version() {
+            return version;
+        }
+
+        /** Whether every part of {@code pieces} has an id sealed before the version was fetched. */
+        boolean reads(List<Piece> pieces) {
+            return pieces.stream().allMatch(piece -> sealedBefore.containsAll(schemaIds(piece)));
+        }
+
+        private static Set<Integer> schemaIds(Piece piece) {
+            Set<Integer> ids = new HashSet<>();
+            piece.batches().forEach(batch -> batch.getParts().forEach(part -> ids.add(part.getSchemaId())));
+            return ids;
         }
     }
 

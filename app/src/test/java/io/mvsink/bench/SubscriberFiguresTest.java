@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mvsink.avro.Batch;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.bench.SubscriberProbe.Delivery;
 import java.util.ArrayList;
@@ -52,8 +53,46 @@ class SubscriberFiguresTest {
         SubscriberFigures missed = SubscriberFigures.of("none", "steady", 1000, late, diffs, Map.of(), true, null);
         assertFalse(missed.keptUp());
         assertTrue(missed.targetLine().startsWith("  [MISS] none:"), missed.targetLine());
-        assertTrue(SubscriberFigures.of("none", "catch-up", 1000, late, diffs, Map.of(), true, null).targetLine()
-            .startsWith("  [info]"), "no steady rate while catching up: figures only");
+        assertFalse(SubscriberFigures.of("none", "catch-up", 1000, late, diffs, Map.of(), true, null).targetLine()
+            .contains("2 batch intervals"), "no steady rate while catching up: the catch-up's targets");
+    }
+
+    @Test
+    void shouldHoldACatchUpToTheSinksSealingRateAndALagP99WithinTwoSeconds() {
+        // 4,000 updates sealed over 2 s: 2,000 updates/s
+        List<StateDiff> diffs = List.of(seal(1, 1000, 9_900, 1000), seal(2, 2000, 10_900, 1000),
+            seal(3, 3000, 11_900, 2000));
+        Map<Long, Long> sealedAtMs = Map.of(1L, 10_000L, 2L, 11_000L, 3L, 12_000L);
+        List<Delivery> keptUp = List.of(new Delivery(1, 1000, 1000, 10_500), new Delivery(2, 2000, 1000, 11_400),
+            new Delivery(3, 3000, 2000, 12_400));
+        List<Delivery> fellBehind = List.of(new Delivery(1, 1000, 1000, 11_000), new Delivery(2, 2000, 1000, 12_500),
+            new Delivery(3, 3000, 2000, 13_200));
+        List<Delivery> lagged = List.of(new Delivery(1, 1000, 1000, 12_100), new Delivery(2, 2000, 1000, 13_050),
+            new Delivery(3, 3000, 2000, 14_050));
+
+        SubscriberFigures met = SubscriberFigures.of("b", "catch-up", 1000, keptUp, diffs, sealedAtMs, true, null);
+        assertEquals(4000, met.sealedUpdates());
+        assertEquals(2000, met.sealingPerSecond(), 1e-9);
+        assertEquals(4000 / 1.9, met.deliveredPerSecond(), 1e-9);
+        assertEquals(List.of("  [met ] b rate", "  [met ] b lag"), verdicts(met));
+        assertEquals(List.of("  [MISS] b rate", "  [met ] b lag"),
+            verdicts(SubscriberFigures.of("b", "catch-up", 1000, fellBehind, diffs, sealedAtMs, true, null)),
+            "2.2 s to deliver what was sealed in 2 s; lag p99 1,500 ms");
+        assertEquals(List.of("  [met ] b rate", "  [MISS] b lag"),
+            verdicts(SubscriberFigures.of("b", "catch-up", 1000, lagged, diffs, sealedAtMs, true, null)),
+            "delivered in 1.95 s, but lag p99 2,100 ms");
+    }
+
+    private static StateDiff seal(long seqno, long upper, long appendedAtMs, long updates) {
+        Batch batch = Batch.newBuilder().setBatchId("b" + seqno).setShard("s").setLower(upper - 1000).setUpper(upper)
+            .setSchemaIds(List.of()).setContributions(List.of()).setParts(List.of()).setUpdates(updates).setBytes(0)
+            .setClosedAtMs(0).build();
+        return StateDiff.newBuilder(append(seqno, upper - 1000, upper, appendedAtMs)).setAdded(List.of(batch)).build();
+    }
+
+    private static List<String> verdicts(SubscriberFigures f) {
+        return f.targetLine().lines()
+            .map(line -> line.substring(0, line.indexOf(':')) + (line.contains("keeps up") ? " rate" : " lag")).toList();
     }
 
     @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mvsink.avro.Batch;
+import io.mvsink.batch.TestUpdates;
 import io.mvsink.avro.Part;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.blob.BlobStore;
@@ -120,6 +121,47 @@ class SubscriptionTest {
     }
 
     @Test
+    void shouldReadOnToASealThatCommitsWhileThePollDelivers() {
+        Subscription subscription = sealThreeThenWhileAPollReadsIt(() -> send(ShardFixture.seal(4, 3000, 4000,
+            shard.build(0, 3000, 4000, List.of(update(id, GAME, 3500, -1))), shard.build(1, 3000, 4000, List.of()))));
+
+        subscription.poll(Duration.ZERO);
+
+        assertEquals(List.of(json(TOY) + " 2500 -1", "t/orders/3:3000", json(GAME) + " 3500 -1", "t/orders/4:4000"),
+            out, "seal 4 delivered by the same poll, not left for the next");
+        assertEquals(new ResumeToken("t", "orders", 4, 4000), subscription.position());
+    }
+
+    @Test
+    void shouldReadASealReadOnToIntoANewerVersionWhenItCarriesASchemaIdThePollHadNotSeen() {
+        Subscription subscription = sealThreeThenWhileAPollReadsIt(() -> {
+            int v2 = shard.registry.register("orders-value", TestUpdates.ROW_V2);
+            send(ShardFixture.seal(4, 3000, 4000, shard.build(0, 3000, 4000,
+                List.of(update(v2, inV2(GAME, "eu"), 3500, 1))), shard.build(1, 3000, 4000, List.of())));
+        });
+
+        subscription.poll(Duration.ZERO);
+
+        assertEquals(List.of(json(TOY) + " 2500 -1", "t/orders/3:3000", json(inV2(GAME, "eu")) + " 3500 1",
+            "t/orders/4:4000"), out, "seal 3 in the version the poll began with, seal 4 (written under v2) in v2");
+    }
+
+    @Test
+    void shouldLeaveASealReadOnToAfterTheSinceOvertookThePollForTheNextPollToReport() {
+        Subscription subscription = sealThreeThenWhileAPollReadsIt(() -> send(StateDiff.newBuilder(
+            ShardFixture.seal(4, 3000, 4000, shard.build(0, 3000, 4000, List.of()), shard.build(1, 3000, 4000, List.of())))
+            .setSince(3000L).build()));
+
+        subscription.poll(Duration.ZERO);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> subscription.poll(Duration.ZERO),
+            "seal 4, read while seal 3 was delivered, is neither lost nor delivered");
+
+        assertEquals(List.of(json(TOY) + " 2500 -1", "t/orders/3:3000"), out);
+        assertTrue(e.getMessage().contains("token t/orders/3:3000 is below the since of shard orders, 3000"),
+            e.getMessage());
+    }
+
+    @Test
     void shouldReadASealAgainFromTheNewerStateWhenTheGcRemovedAPartAMergeRetired() {
         twoSeals();
         Subscription subscription = open().subscribe(1999, listener);
@@ -221,6 +263,21 @@ class SubscriptionTest {
         return reader;
     }
 
+    /**
+     * A subscription after the two seals, with seal 3 (TOY retracted at 2500) committed for its next poll to read, and
+     * {@code commit} run on the consumer's poll after that one: while that poll reads and delivers seal 3.
+     */
+    private Subscription sealThreeThenWhileAPollReadsIt(Runnable commit) {
+        twoSeals();
+        Subscription subscription = open().subscribe(1999, listener);
+        send(ShardFixture.seal(3, 2000, 3000, shard.build(0, 2000, 3000, List.of(update(id, TOY, 2500, -1))),
+            shard.build(1, 2000, 3000, List.of())));
+        consumer.schedulePollTask(() -> { });
+        consumer.schedulePollTask(commit);
+        out.clear();
+        return subscription;
+    }
+
     private void twoSeals() {
         shard.append(1, 0, 1000, shard.build(0, 0, 1000, List.of(update(id, BOOK, 100, 1), update(id, TOY, 600, 1))),
             shard.build(1, 0, 1000, List.of()));
@@ -249,6 +306,13 @@ class SubscriptionTest {
         for (Part part : batch.getParts()) {
             shard.blobs.delete(part.getKey());
         }
+    }
+
+    private static GenericRecord inV2(GenericRecord v1, String region) {
+        GenericRecord row = new GenericData.Record(TestUpdates.ROW_V2);
+        v1.getSchema().getFields().forEach(f -> row.put(f.name(), v1.get(f.name())));
+        row.put("region", region);
+        return row;
     }
 
     private static String json(GenericRecord row) {
