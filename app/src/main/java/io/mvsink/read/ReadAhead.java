@@ -1,6 +1,7 @@
 package io.mvsink.read;
 
 import io.mvsink.registry.SubjectVersion;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -8,6 +9,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -84,12 +87,22 @@ final class ReadAhead implements AutoCloseable {
 
         /** The next piece and its changes, waiting for its read; the read after the ones in flight starts when it is taken. */
         Read next() {
+            return next(null);
+        }
+
+        /** As {@link #next()}, waiting at most {@code wait} (null: as long as it takes); null if not read by then. */
+        Read next(Duration wait) {
             if (reading.isEmpty()) {
                 submitNext();
             }
-            Reading head = reading.removeFirst();
+            Reading head = reading.peekFirst();
             try {
-                return new Read(head.piece(), head.changes().get());
+                List<Change> changes = wait == null ? head.changes().get()
+                    : head.changes().get(wait.toNanos(), TimeUnit.NANOSECONDS);
+                reading.removeFirst();
+                return new Read(head.piece(), changes);
+            } catch (TimeoutException e) {
+                return null;
             } catch (ExecutionException e) {
                 if (e.getCause() instanceof RuntimeException runtime) {
                     throw runtime;

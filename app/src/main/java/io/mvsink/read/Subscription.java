@@ -34,6 +34,8 @@ public final class Subscription {
     private final Listener listener;
     /** How long one call reads on to seals that commit while it delivers, before it returns (when it has read them). */
     static final Duration READ_ON_FOR = Duration.ofSeconds(2);
+    /** How often a poll that reads on looks for new seals while it waits for a piece to be read. */
+    static final Duration READ_ON_EVERY = Duration.ofMillis(50);
 
     private final Duration timeout;
     private ResumeToken position;
@@ -125,8 +127,9 @@ public final class Subscription {
      * Delivers the advances (contiguous, appended to as it reads on) piece by piece ({@link Piece#plan}): each seal
      * as soon as the batches that cover it are read, the next pieces read ahead meanwhile ({@link ReadAhead}). While
      * nothing is left to read ahead and the call has run less than {@link #READ_ON_FOR}, it polls the follower
-     * without waiting and plans the seals that committed since: a subscriber behind the sink never waits between
-     * polls for a read to start. Rows are read into the subject's latest version as of this call, fetched again
+     * without waiting and plans the seals that committed since, before each piece it takes and every
+     * {@link #READ_ON_EVERY} while it waits for one: a subscriber behind the sink never waits between polls for a
+     * read to start, nor leaves a reading thread idle while a seal waits. Rows are read into the subject's latest version as of this call, fetched again
      * when a seal read on to carries a schema id the call has not seen: each part is read into a version fetched
      * after the part was sealed, so the version can read it (the subject is backward compatible).
      */
@@ -148,12 +151,16 @@ public final class Subscription {
         try (ReadAhead.Reads reads = readAhead().read(parts)) {
             reads.add(pieces, target.version());
             while (reads.hasNext()) {
-                if (!reads.hasUnread() && System.nanoTime() < readOnUntil) {
+                boolean readingOn = !reads.hasUnread() && System.nanoTime() < readOnUntil;
+                if (readingOn) {
                     upper = readOn(advances, reads, target, upper);
                 }
-                ReadAhead.Read read = reads.next();
-                deliver(read.piece(), read.changes());
-                reads.advance();
+                // while reading on, it looks for new seals again each READ_ON_EVERY until the piece is read
+                ReadAhead.Read read = reads.next(readingOn && !reads.hasUnread() ? READ_ON_EVERY : null);
+                if (read != null) {
+                    deliver(read.piece(), read.changes());
+                    reads.advance();
+                }
             }
         }
     }

@@ -11,6 +11,7 @@ import io.mvsink.batch.TestUpdates;
 import io.mvsink.avro.Part;
 import io.mvsink.avro.StateDiff;
 import io.mvsink.blob.BlobStore;
+import io.mvsink.blob.ForwardingBlobStore;
 import io.mvsink.codec.Codecs;
 import io.mvsink.consensus.ConsensusKeys;
 import io.mvsink.consensus.ShardFollower;
@@ -19,6 +20,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -144,6 +147,44 @@ class SubscriptionTest {
 
         assertEquals(List.of(json(TOY) + " 2500 -1", "t/orders/3:3000", json(inV2(GAME, "eu")) + " 3500 1",
             "t/orders/4:4000"), out, "seal 3 in the version the poll began with, seal 4 (written under v2) in v2");
+    }
+
+    @Test
+    void shouldReadOnToASealThatCommitsWhileThePollWaitsForAPieceToBeRead() throws InterruptedException {
+        twoSeals();
+        Batch b3 = shard.build(0, 2000, 3000, List.of(update(id, TOY, 2500, -1)));
+        Batch b4 = shard.build(0, 3000, 4000, List.of(update(id, GAME, 3500, -1)));
+        CountDownLatch seal4Read = new CountDownLatch(1);
+        List<Boolean> seal3WaitedForSeal4 = new ArrayList<>();
+        // seal 3's part is read only once seal 4's is asked for (or 5 s have passed)
+        BlobStore blobs = new ForwardingBlobStore(shard.blobs) {
+            @Override
+            public byte[] get(String key) {
+                if (key.equals(b4.getParts().get(0).getKey())) {
+                    seal4Read.countDown();
+                } else if (key.equals(b3.getParts().get(0).getKey())) {
+                    try {
+                        seal3WaitedForSeal4.add(seal4Read.await(5, TimeUnit.SECONDS));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                return super.get(key);
+            }
+        };
+        Subscription subscription = open(blobs).subscribe(1999, listener);
+        send(ShardFixture.seal(3, 2000, 3000, b3, shard.build(1, 2000, 3000, List.of())));
+        // the poll reads seal 3, looks for more before it waits for seal 3's read and finds none; seal 4 commits then
+        consumer.schedulePollTask(() -> { });
+        consumer.schedulePollTask(() -> { });
+        consumer.schedulePollTask(() -> send(ShardFixture.seal(4, 3000, 4000, b4, shard.build(1, 3000, 4000, List.of()))));
+        out.clear();
+
+        subscription.poll(Duration.ZERO);
+
+        assertEquals(List.of(true), seal3WaitedForSeal4, "seal 4 was read while the poll waited for seal 3's read");
+        assertEquals(List.of(json(TOY) + " 2500 -1", "t/orders/3:3000", json(GAME) + " 3500 -1", "t/orders/4:4000"),
+            out);
     }
 
     @Test
