@@ -1,5 +1,7 @@
 package io.mvsink.read;
 
+import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Objects;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
@@ -16,6 +18,7 @@ public final class Change {
     private final long time;
     private final long diff;
     private final GenericRecord record;
+    private byte[] rowBytes;
     private String row;
 
     public Change(String row, long time, long diff, GenericRecord record) {
@@ -23,17 +26,22 @@ public final class Change {
         this.time = time;
         this.diff = diff;
         this.record = record;
+        this.rowBytes = null;
     }
 
-    private Change(GenericRecord record, long time, long diff) {
+    private Change(GenericRecord record, long time, long diff, byte[] rowBytes) {
         this.time = time;
         this.diff = diff;
         this.record = record;
+        this.rowBytes = rowBytes;
     }
 
-    /** A change whose {@link #row} is rendered from {@code record} when first asked for. */
-    static Change rendered(GenericRecord record, long time, long diff) {
-        return new Change(record, time, diff);
+    /**
+     * A change whose {@link #row} is rendered from {@code record} when first asked for; {@code rowBytes} is the
+     * record's Avro binary in its schema (the change keeps the array: the caller no longer writes to it).
+     */
+    static Change rendered(GenericRecord record, long time, long diff, byte[] rowBytes) {
+        return new Change(record, time, diff, rowBytes);
     }
 
     /** The row's Avro JSON rendering. */
@@ -56,6 +64,21 @@ public final class Change {
 
     public GenericRecord record() {
         return record;
+    }
+
+    /**
+     * The row's Avro binary in the schema of {@link #record} (each field in schema order, as a {@code GenericDatumWriter}
+     * writes it), read-only: what a subscriber that writes Avro or keys rows by their bytes need not encode again. A
+     * subscription's changes carry it (they were consolidated by it); a snapshot's rows encode it when first asked.
+     */
+    public ByteBuffer rowBytes() {
+        byte[] bytes = rowBytes;
+        if (bytes == null) {
+            ByteBuffer encoded = new RowBytes(record.getSchema()).of(record);
+            bytes = Arrays.copyOfRange(encoded.array(), encoded.position(), encoded.limit());
+            rowBytes = bytes;
+        }
+        return ByteBuffer.wrap(bytes).asReadOnlyBuffer();
     }
 
     @Override

@@ -168,7 +168,7 @@ public final class SnapshotReader {
         List<Change> changes = new ArrayList<>(nets.order.size());
         for (TimedNet net : nets.order) {
             if (net.diff != 0) {
-                changes.add(Change.rendered(net.record, net.time, net.diff));
+                changes.add(Change.rendered(net.record, net.time, net.diff, net.rowBytes));
             }
         }
         // in the order first read, which is nearly time order (parts hold their updates in the order they came), so
@@ -200,7 +200,7 @@ public final class SnapshotReader {
             RowAtTime key = new RowAtTime(bytes, time);
             TimedNet net = nets.get(key);
             if (net == null) {
-                net = new TimedNet(copy(record), time);
+                net = new TimedNet(copy(record), bytes, time);
                 nets.put(key, net);
                 order.add(net);
             }
@@ -231,14 +231,16 @@ public final class SnapshotReader {
         }
     }
 
-    /** A row's record (a copy: the part reader reuses its own), a time, and the sum of the row's diffs at it. */
+    /** A row's record (a copy: the part reader reuses its own) and Avro binary, a time, and the sum of its diffs at it. */
     private static final class TimedNet {
         private final GenericRecord record;
+        private final byte[] rowBytes;
         private final long time;
         private long diff;
 
-        private TimedNet(GenericRecord record, long time) {
+        private TimedNet(GenericRecord record, byte[] rowBytes, long time) {
             this.record = record;
+            this.rowBytes = rowBytes;
             this.time = time;
         }
     }

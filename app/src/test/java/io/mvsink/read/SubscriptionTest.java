@@ -82,6 +82,29 @@ class SubscriptionTest {
     }
 
     @Test
+    void shouldGiveEachChangeAndSnapshotRowItsRowsAvroBinary() {
+        twoSeals();
+        List<Change> handed = new ArrayList<>();
+        open().subscribe(999, new Subscription.Listener() {
+            @Override
+            public void snapshot(long asOf, List<Change> rows, ResumeToken token) {
+                handed.addAll(rows);
+            }
+
+            @Override
+            public void seal(List<Change> changes, ResumeToken token) {
+                handed.addAll(changes);
+            }
+        });
+
+        assertEquals(4, handed.size(), "BOOK and TOY as of 999, then GAME at 1200 and BOOK at 1500: " + handed);
+        for (Change change : handed) {
+            assertEquals(java.nio.ByteBuffer.wrap(TestUpdates.binary(change.record())), change.rowBytes(),
+                change.toString());
+        }
+    }
+
+    @Test
     void shouldDeliverTheFirstSealOfAPollBeforeReadingTheLastSealsParts() {
         twoSeals();
         List<String> lastParts = new ArrayList<>();
