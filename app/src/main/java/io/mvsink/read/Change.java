@@ -26,7 +26,6 @@ public final class Change {
         this.time = time;
         this.diff = diff;
         this.record = record;
-        this.rowBytes = null;
     }
 
     private Change(GenericRecord record, long time, long diff, byte[] rowBytes) {

@@ -28,12 +28,12 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  */
 public final class ShardReader implements AutoCloseable {
-    private final ShardFollower follower;
-    private final SnapshotReader parts;
     private static final Logger LOG = LoggerFactory.getLogger(ShardReader.class);
     /** A key no part has (parts are named under the shard's prefix, with a batch id). */
     static final String NO_PART = "mvsink-reader-connect/no-such-part";
 
+    private final ShardFollower follower;
+    private final SnapshotReader parts;
     private final Duration timeout;
     private Subscription subscription;
 

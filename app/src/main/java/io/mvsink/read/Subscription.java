@@ -29,19 +29,19 @@ import java.util.Set;
  * {@link SubscriptionLaggedException}, and a resume from the last token reads afresh. Not thread-safe.
  */
 public final class Subscription {
-    private final ShardFollower follower;
-    private final SnapshotReader parts;
-    private final Listener listener;
     /** How long one call reads on to seals that commit while it delivers, before it returns (when it has read them). */
     static final Duration READ_ON_FOR = Duration.ofSeconds(2);
     /** How often a poll that reads on looks for new seals while it waits for a piece to be read. */
     static final Duration READ_ON_EVERY = Duration.ofMillis(50);
 
+    private final ShardFollower follower;
+    private final SnapshotReader parts;
+    private final Listener listener;
     private final Duration timeout;
-    private ResumeToken position;
-    private ReadAhead readAhead;
     /** Advances polled while reading on that the call could not plan: the next call delivers them first. */
     private final List<Advance> held = new ArrayList<>();
+    private ResumeToken position;
+    private ReadAhead readAhead;
 
     /** Receives a subscription's output, on the thread that subscribes or polls. */
     public interface Listener {
@@ -129,9 +129,10 @@ public final class Subscription {
      * nothing is left to read ahead and the call has run less than {@link #READ_ON_FOR}, it polls the follower
      * without waiting and plans the seals that committed since, before each piece it takes and every
      * {@link #READ_ON_EVERY} while it waits for one: a subscriber behind the sink never waits between polls for a
-     * read to start, nor leaves a reading thread idle while a seal waits. Rows are read into the subject's latest version as of this call, fetched again
-     * when a seal read on to carries a schema id the call has not seen: each part is read into a version fetched
-     * after the part was sealed, so the version can read it (the subject is backward compatible).
+     * read to start, nor leaves a reading thread idle while a seal waits. Rows are read into the subject's latest
+     * version as of this call, fetched again when a seal read on to carries a schema id the call has not seen: each
+     * part is read into a version fetched after the part was sealed, so the version can read it (the subject is
+     * backward compatible). A merged batch that straddles the upper a read-on plan starts from is read again by it.
      */
     private void deliverRead(List<Advance> advances) {
         ShardState state = follower.state();
