@@ -89,6 +89,14 @@ public final class MvsinkApp implements AutoCloseable {
      */
     static final int RESTORE_CONSUMER_FETCH_WAIT_MS = 100;
     /**
+     * Stream threads started beyond {@code num.stream.threads}: one, for the appender's task. Kafka
+     * Streams spreads tasks evenly over the threads, so with at least as many threads as the
+     * instance's corrections partitions the appender's task has a thread of its own. A stream thread
+     * polls only after it processed what it fetched; sharing one with a corrections task behind a
+     * backlog, the appender saw each committed report one or two polls (0.3-1 s on 2 cores) late.
+     */
+    static final int APPENDER_THREADS = 1;
+    /**
      * Kafka Streams' commit interval unless {@code streams.commit.interval.ms} sets one (exactly-once's
      * default is 100 ms): every commit flushes each task's stores and ends each thread's transaction,
      * while what must become visible soon (a report, a seal) asks for its own commit.
@@ -440,7 +448,9 @@ public final class MvsinkApp implements AutoCloseable {
         }
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.getString(MvsinkConfig.BOOTSTRAP_SERVERS));
-        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.getInt(MvsinkConfig.NUM_STREAM_THREADS));
+        // one thread more for the appender's task: with as many threads as partitions it has one of its own,
+        // and polls for reports without processing a corrections task's backlog first (docs/ARCHITECTURE.md, "Start-up")
+        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.getInt(MvsinkConfig.NUM_STREAM_THREADS) + APPENDER_THREADS);
         String stateDir = config.getString(MvsinkConfig.STATE_DIR);
         if (!stateDir.isEmpty()) {
             props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);

@@ -56,6 +56,12 @@ class MvsinkAppStreamsPropsTest {
     }
 
     @Test
+    void shouldStartOneStreamThreadMoreForTheAppendersTask() {
+        assertEquals(2, streamsProps().get(StreamsConfig.NUM_STREAM_THREADS_CONFIG), "the default of 1, and the appender's");
+        assertEquals(9, streamsProps(MvsinkConfig.NUM_STREAM_THREADS, "8").get(StreamsConfig.NUM_STREAM_THREADS_CONFIG));
+    }
+
+    @Test
     void shouldFetchSmallPiecesOfAPartitionSoThatReportsAreNotHeldBehindABacklog() {
         Properties props = streamsProps();
         assertEquals(MvsinkApp.MAIN_CONSUMER_FETCH_BYTES, props.get(MAIN_FETCH));

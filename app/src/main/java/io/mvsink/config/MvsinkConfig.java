@@ -127,7 +127,9 @@ public final class MvsinkConfig extends AbstractConfig {
             "A contribution not sealed this long after it was handed off is contributed again (its shared batch "
                 + "may have been lost with another task's aborted transaction).")
         .define(NUM_STREAM_THREADS, Type.INT, 1, between(1, 256), Importance.HIGH,
-            "Kafka Streams stream threads (workers) in this JVM.")
+            "Kafka Streams stream threads (workers) for the corrections tasks in this JVM; mvsink starts one more, "
+                + "for the appender's task, which has a thread of its own when this is at least the instance's share of "
+                + "the corrections topic's partitions.")
         .define(STATE_DIR, Type.STRING, "", Importance.MEDIUM,
             "Directory of the RocksDB state stores; empty means Kafka Streams' default.")
         .define(ROCKSDB_MEMORY_BYTES, Type.LONG, ROCKSDB_MEMORY_DEFAULT, new RocksMemoryValidator(), Importance.HIGH,
