@@ -72,7 +72,7 @@ public final class MvsinkApp implements AutoCloseable {
     /**
      * The stream threads' main consumer fetches at most this many bytes of a partition at a time
      * (Kafka's default is 1 MiB). A consumer hands out one partition's fetched records before the
-     * next partition's, so the appender's task, which shares a stream thread with corrections tasks,
+     * next partition's, so the appender's task, where it shares a stream thread with corrections tasks,
      * sees a report only after the thread has processed the fetch of corrections ahead of it: behind
      * a backlog of small records, 1 MiB is 10,000+ updates and held every report (and so every seal)
      * back by seconds, the first seal of a catch-up by the whole first fetch of every partition

@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * the added partitions); or the probe failed or timed out: cannot verify, so no seal now, and the cover is
  * tried again at the next report or punctuation ({@link #deferred()}). Never a silent pass.
  *
- * <p>The probe does not block the appender's stream thread (which also runs a corrections task,
+ * <p>The probe does not block the appender's stream thread (which may also run a corrections task,
  * and whose transaction holds what the other tasks wait for): a cover finds a probe asked, and is
  * sealed at the first report or punctuation after its answer. One answer serves the seals made
  * when it arrives, those of reports that came while it was asked included: a partition added after
