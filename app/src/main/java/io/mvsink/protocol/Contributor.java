@@ -152,20 +152,15 @@ public final class Contributor {
     /**
      * The punctuation's work: answers finished batches in range order (reporting those it owns),
      * contributes again where a batch failed, a participant left, or nothing sealed for too long, then
-     * contributes what is due, unless it reported: a report reaches the appender once the task's
-     * transaction commits, which the stream thread does after the punctuation returns, so reading the
-     * next range first would hold the report back (0.6 s behind a backlog on 2 cores). The next tick,
-     * or the task's next frontier advance, contributes it.
+     * contributes what is due.
      */
     public void tick(long sealed, long closed, Buffer buffer, Reporter reporter) {
         metrics.sealProgress().observed(partition, sealed, closed, time.milliseconds());
         coalescer.tick();
-        boolean reported = pollHandles(reporter);
+        pollHandles(reporter);
         recontributeIfParticipantLeft(sealed);
         recontributeIfStuck(sealed);
-        if (!reported) {
-            contribute(sealed, closed, buffer);
-        }
+        contribute(sealed, closed, buffer);
     }
 
     /** The task closes: it stops waiting for its batches and leaves the shard's local tasks. */
@@ -256,32 +251,26 @@ public final class Contributor {
         return true;
     }
 
-    /**
-     * Answers finished handles in range order; on a failed batch, contributes everything again.
-     * True if it reported a batch.
-     */
-    private boolean pollHandles(Reporter reporter) {
-        boolean reported = false;
+    /** Answers finished handles in range order; on a failed batch, contributes everything again. */
+    private void pollHandles(Reporter reporter) {
         while (!inFlight.isEmpty()) {
             Handle head = inFlight.peekFirst();
             Outcome outcome = coalescer.poll(head);
             if (outcome instanceof Outcome.Pending) {
-                return reported;
+                return;
             }
             inFlight.pollFirst();
             if (outcome instanceof Outcome.Report report) {
                 LOG.debug("reporting batch {} of [{}, {})", report.batch().getBatchId(),
                     head.lower(), head.upper());
                 reporter.report(report, head.upper());
-                reported = true;
             } else if (outcome instanceof Outcome.Failed failed) {
                 LOG.warn("batch for [{}, {}) failed, contributing again: {}", head.lower(),
                     head.upper(), failed.reason());
                 restartFrom(head.lower());
-                return reported;
+                return;
             }
         }
-        return reported;
     }
 
     /**

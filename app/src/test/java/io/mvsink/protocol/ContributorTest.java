@@ -198,29 +198,6 @@ class ContributorTest {
         assertEquals(0L, readLowers.get(0), "contributes again from [0, 1 s), not from 1 s: " + readLowers);
     }
 
-    /**
-     * Issue 23: the appender sees a report once the reporting task's transaction commits, which Kafka
-     * Streams does after the punctuation that sent it returns. A tick that also read the next range
-     * before returning (0.6 s on the 2-core machine behind a backlog, the first seal's report too) held
-     * every report back that long; the next tick reads it.
-     */
-    @Test
-    void shouldReadNothingMoreInTheTickThatReports() {
-        start(1 << 20);
-        buffered.add(TestUpdates.update(schemaId, TestUpdates.row(1, "c", 1), 1, 1));
-        Contributor task = task(0, NOTHING_SEALED);
-        task.contribute(0, W, this::read);
-        await().atMost(Duration.ofSeconds(10)).until(() -> metrics.batchesBuilt() == 1);
-        readLowers.clear();
-
-        task.tick(0, 2 * W, this::read, (report, upper) -> reported.add(report.batch()));
-
-        assertEquals(1, reported.size(), "the tick reported [0, 1 s)");
-        assertEquals(List.of(), readLowers, "and read nothing more before its transaction commits");
-        task.tick(0, 2 * W, this::read, (report, upper) -> reported.add(report.batch()));
-        assertEquals(List.of(W), readLowers, "the next tick hands [1 s, 2 s) over");
-    }
-
     /** A barrier coalescer (with the shard's minter, or without: null) and one buffered update. */
     private void startBarrier(long barrierTimeoutMs, RangeMinter minter) {
         coalescer = TestCoalescer.of(CoalescingMode.BARRIER).blobs(blobs).schemas(schemas).time(time).parts(1)
