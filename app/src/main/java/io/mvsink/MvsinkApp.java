@@ -32,13 +32,18 @@ import io.mvsink.topology.SinkTopology;
 import io.mvsink.topology.TopicSettings;
 import io.mvsink.topology.TopicSetup;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -67,6 +72,8 @@ public final class MvsinkApp implements AutoCloseable {
     private static final Duration GC_STOP = Duration.ofSeconds(10);
     private static final Duration CONSENSUS_READ = Duration.ofSeconds(60);
     private static final Duration ADMIN_CLOSE = Duration.ofSeconds(5);
+    /** Bounds the wait for the changelog topics created ahead (their creation is bounded at 10 s, the wait until the broker knows them at about 2 s). */
+    private static final Duration CHANGELOGS_WAIT = Duration.ofSeconds(15);
     /** Bounds the appender's check of the corrections topic's partition count before a seal (on its stream thread). */
     private static final Duration PARTITION_PROBE_TIMEOUT = Duration.ofSeconds(3);
     /**
@@ -225,6 +232,7 @@ public final class MvsinkApp implements AutoCloseable {
         shardMetricSet = ShardJmx.register(deps.metrics(), new BuilderGauges(() -> batches.queuedBytes(shard),
             () -> batches.liveBatches(shard), batches::queuedBytes, batches::liveBatches), DeadLetterReason.ALL,
             deps.time());
+        awaitChangelogs(side.changelogs());
         LaunchLog.step("starting streams");
         streams.start();
         departed = DepartedTransactions.start(admin, config.applicationId());
@@ -237,7 +245,8 @@ public final class MvsinkApp implements AutoCloseable {
      * partitions, the consensus records' bound, the shard's state as the consensus topic holds it,
      * and the blob owner (from the cluster's id).
      */
-    private record KafkaSide(Admin admin, int partitions, RecordBound bound, ShardState state, BlobOwner owner) {
+    private record KafkaSide(Admin admin, int partitions, RecordBound bound, ShardState state, BlobOwner owner,
+                             CompletableFuture<List<String>> changelogs) {
     }
 
     /** Prepares the Kafka side on a daemon thread named {@code mvsink-kafka-start}, in the shard's log context. */
@@ -259,17 +268,55 @@ public final class MvsinkApp implements AutoCloseable {
     private KafkaSide kafkaSide() {
         Admin kafkaAdmin = Admin.create(clientProps());
         try {
-            TopicSetup.Setup setup = new TopicSetup(kafkaAdmin, topicSettings()).setUp(topics);
+            TopicSetup topicSetup = new TopicSetup(kafkaAdmin, topicSettings());
+            TopicSetup.Setup setup = topicSetup.setUp(topics);
             RecordBound bound = recordBound(setup.consensusMaxMessageBytes());
             LaunchLog.step("topics ready: {} partitions, records up to {} bytes", setup.partitions(), bound.bytes());
+            CompletableFuture<List<String>> changelogs = CompletableFuture.supplyAsync(
+                () -> createChangelogs(topicSetup, setup), task -> {
+                    Thread thread = new Thread(ShardLogContext.wrap(config.shard(), task), "mvsink-changelogs");
+                    thread.setDaemon(true);
+                    thread.start();
+                });
             ShardState state = ConsensusReader.read(clientProps(), config.consensusTopic(), config.shard(), CONSENSUS_READ);
             LaunchLog.step("consensus topic read");
             BlobOwner owner = Wiring.blobOwner(config, kafkaAdmin);
             LaunchLog.step("blob owner {}", owner.value());
-            return new KafkaSide(kafkaAdmin, setup.partitions(), bound, state, owner);
+            return new KafkaSide(kafkaAdmin, setup.partitions(), bound, state, owner, changelogs);
         } catch (RuntimeException e) {
             kafkaAdmin.close(ADMIN_CLOSE);
             throw e;
+        }
+    }
+
+    /**
+     * The changelog topics of the shard's stores, created as Kafka Streams would create them in its
+     * first rebalance (same partitions, replication and {@code topic.} configs), so that the first
+     * assignment of a new application id finds them ready (docs/ARCHITECTURE.md, "Start-up").
+     */
+    private List<String> createChangelogs(TopicSetup topicSetup, TopicSetup.Setup setup) {
+        StreamsConfig streamsConfig = new StreamsConfig(streamsProps());
+        int replication = streamsConfig.getInt(StreamsConfig.REPLICATION_FACTOR_CONFIG);
+        Map<String, String> configs = new TreeMap<>();
+        streamsConfig.originalsWithPrefix(StreamsConfig.TOPIC_PREFIX).forEach((k, v) -> configs.put(k, String.valueOf(v)));
+        configs.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
+        configs.put(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "CreateTime");
+        return topicSetup.createChangelogs(SinkTopology.changelogs(config.applicationId(), setup.partitions(),
+            setup.reportsPartitions()), replication > 0 ? Optional.of((short) replication) : Optional.empty(), configs);
+    }
+
+    /**
+     * Waits (a bounded while) for the changelog topics created ahead, which have had the rest of the
+     * start to appear; whatever they came to, Kafka Streams creates what is missing.
+     */
+    private static void awaitChangelogs(CompletableFuture<List<String>> changelogs) {
+        try {
+            LaunchLog.step("changelogs created ahead: {}", changelogs.get(CHANGELOGS_WAIT.toMillis(), TimeUnit.MILLISECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the changelog topics were created", e);
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.info("the changelog topics were not created ahead ({}); Kafka Streams creates them", e.toString());
         }
     }
 

@@ -1,7 +1,9 @@
 package io.mvsink.bench;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,6 +33,7 @@ final class ChildJvm implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
+        command.addAll(archiveOptions(System.getProperty("java.class.path"), Boolean.parseBoolean(System.getProperty("mvsink.bench.cds", "true"))));
         command.addAll(extraOptions(label));
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
@@ -44,6 +47,21 @@ final class ChildJvm implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("bench: cannot start " + label + " (" + mainClass + ")", e);
         }
+    }
+
+    /**
+     * The class-data sharing archive the build leaves beside the runnable jar ({@code mvsink.jar},
+     * {@code mvsink.jsa}; docs/ARCHITECTURE.md, "Start-up"), for every child when the bench runs from
+     * that jar: the sink starts as the README launches it, and the programs it is measured against
+     * start with the same archive (it holds the Kafka clients' and Kafka Streams' classes too).
+     * {@code -Dmvsink.bench.cds=false} starts every child without it.
+     */
+    static List<String> archiveOptions(String classPath, boolean enabled) {
+        if (!enabled || !classPath.endsWith(".jar") || classPath.contains(File.pathSeparator)) {
+            return List.of();
+        }
+        Path archive = Path.of(classPath.substring(0, classPath.length() - ".jar".length()) + ".jsa");
+        return Files.isRegularFile(archive) ? List.of("-XX:SharedArchiveFile=" + archive) : List.of();
     }
 
     /**

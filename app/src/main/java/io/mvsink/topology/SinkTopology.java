@@ -1,5 +1,8 @@
 package io.mvsink.topology;
 
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
@@ -49,6 +52,26 @@ public final class SinkTopology {
             new StringDeserializer(), bytesIn, topics.consensus(), StoreNames.CONSENSUS_MIRROR,
             () -> new ConsensusMirror(StoreNames.CONSENSUS));
         return topology;
+    }
+
+    /**
+     * The changelog topics Kafka Streams makes for this topology's logged stores
+     * ({@code <application.id>-<store>-changelog}) with their partition counts: a store of the
+     * corrections tasks has one partition per corrections partition, the appender's store one per
+     * reports partition. The consensus mirror is a global store, restored from the consensus topic
+     * itself (no changelog).
+     */
+    public static Map<String, Integer> changelogs(String applicationId, int correctionsPartitions, int reportsPartitions) {
+        Map<String, Integer> changelogs = new TreeMap<>();
+        for (String store : List.of(StoreNames.BUFFER, StoreNames.PROGRESS, StoreNames.SCHEMA_DECISIONS)) {
+            changelogs.put(changelog(applicationId, store), correctionsPartitions);
+        }
+        changelogs.put(changelog(applicationId, StoreNames.APPENDER), reportsPartitions);
+        return changelogs;
+    }
+
+    private static String changelog(String applicationId, String store) {
+        return applicationId + "-" + store + "-changelog";
     }
 
     private static StoreBuilder<?> bufferStore(long intervalMs) {

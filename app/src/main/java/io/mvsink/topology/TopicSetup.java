@@ -1,5 +1,6 @@
 package io.mvsink.topology;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -8,10 +9,12 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
@@ -31,16 +34,20 @@ public final class TopicSetup {
     private static final long TIMEOUT_S = 60;
     private static final int METADATA_ATTEMPTS = 10;
     private static final int MISSING_ATTEMPTS = 4;
+    /** Bounds the changelogs' creation ahead, which only saves time: Kafka Streams creates what is missing. */
+    private static final long CHANGELOGS_TIMEOUT_S = 10;
+    private static final int KNOWN_ATTEMPTS = 100;
+    private static final long KNOWN_PAUSE_MS = 20;
 
     private final Admin admin;
     private final TopicSettings settings;
 
     /**
      * What setting up the topics found: the corrections topic's partition count, the consensus
-     * topic's {@code max.message.bytes} (the largest record an append may write) and the
-     * {@link ConsensusTopicCheck} warnings it logged.
+     * topic's {@code max.message.bytes} (the largest record an append may write), the
+     * {@link ConsensusTopicCheck} warnings it logged and the reports topic's partition count.
      */
-    public record Setup(int partitions, int consensusMaxMessageBytes, List<String> warnings) {
+    public record Setup(int partitions, int consensusMaxMessageBytes, List<String> warnings, int reportsPartitions) {
     }
 
     /** Topics created with the broker's defaults of replication. */
@@ -64,7 +71,7 @@ public final class TopicSetup {
             .orElseThrow(() -> new TopicException("corrections topic '" + topics.corrections()
                 + "' does not exist: create it (partitioned by row key) or set corrections.topic"))
             .partitions().size();
-        ensureTopic(topics.reports(), settings.deletingTopicConfigs());
+        int reportsPartitions = ensureTopic(topics.reports(), settings.deletingTopicConfigs());
         ensureTopic(topics.deadLetter(), settings.deletingTopicConfigs());
         ensureTopic(topics.consensus(), settings.consensusTopicConfigs());
         Map<String, String> configs = configs(topics.consensus());
@@ -84,24 +91,102 @@ public final class TopicSetup {
             + "max.compaction.lag.ms={}", topics.consensus(), replicas,
             configs.get(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG), maxMessageBytes,
             configs.get(TopicConfig.SEGMENT_MS_CONFIG), configs.get(TopicConfig.MAX_COMPACTION_LAG_MS_CONFIG));
-        return new Setup(partitions, maxMessageBytes, warnings);
+        return new Setup(partitions, maxMessageBytes, warnings, reportsPartitions);
     }
 
-    private void ensureTopic(String name, Map<String, String> configs) {
-        if (describe(name).isPresent()) {
-            return;
+    /** Creates the topic with one partition unless it exists; returns its partition count. */
+    private int ensureTopic(String name, Map<String, String> configs) {
+        Optional<TopicDescription> existing = describe(name);
+        if (existing.isPresent()) {
+            return existing.get().partitions().size();
         }
         try {
             NewTopic topic = new NewTopic(name, Optional.of(1), settings.replication()).configs(configs);
             admin.createTopics(List.of(topic)).all().get(TIMEOUT_S, TimeUnit.SECONDS);
             LOG.info("created topic {} with replication factor {} and {}", name,
                 settings.replication().map(String::valueOf).orElse("(the broker's default)"), new TreeMap<>(configs));
+            return 1;
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {
                 throw new TopicException("cannot create topic '" + name + "': " + e.getCause().getMessage(), e.getCause());
             }
+            // created by another instance meanwhile
+            return describeJustCreated(name).orElseThrow(() -> new TopicException("topic '" + name
+                + "' exists and cannot be described")).partitions().size();
         } catch (Exception e) {
             throw new TopicException("cannot create topic '" + name + "': " + e, e);
+        }
+    }
+
+    /**
+     * Creates the changelog topics Kafka Streams would create in the group's first rebalance
+     * ({@link SinkTopology#changelogs}), in one request, so that its first assignment finds them
+     * instead of creating them and waiting for them to be known (about 0.35 s of a first launch,
+     * docs/ARCHITECTURE.md "Start-up"). Topics that exist are left as they are (Kafka Streams checks
+     * their partition counts); any other failure is logged and left to Kafka Streams, which creates
+     * what is missing, or reports it, as it always has.
+     *
+     * @param replication the replication factor Kafka Streams would use (empty: the broker's default)
+     * @param configs the topic configs Kafka Streams would set ({@code cleanup.policy=compact} and the
+     *                {@code topic.} overrides)
+     * @return the topics this call created
+     */
+    public List<String> createChangelogs(Map<String, Integer> changelogs, Optional<Short> replication,
+                                         Map<String, String> configs) {
+        List<NewTopic> topics = changelogs.entrySet().stream()
+            .map(e -> new NewTopic(e.getKey(), Optional.of(e.getValue()), replication).configs(configs)).toList();
+        Map<String, KafkaFuture<Void>> results = admin.createTopics(topics).values();
+        List<String> created = new ArrayList<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CHANGELOGS_TIMEOUT_S);
+        for (Map.Entry<String, KafkaFuture<Void>> result : new TreeMap<>(results).entrySet()) {
+            try {
+                result.getValue().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                created.add(result.getKey());
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    LOG.info("changelog topic {} not created ahead ({}); Kafka Streams creates it", result.getKey(),
+                        e.getCause().toString());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new TopicException("interrupted while creating the changelog topics", e);
+            } catch (TimeoutException e) {
+                LOG.info("changelog topic {} not created ahead within {} s; Kafka Streams creates it", result.getKey(),
+                    CHANGELOGS_TIMEOUT_S);
+            }
+        }
+        awaitKnown(created);
+        return created;
+    }
+
+    /**
+     * Waits, up to about two seconds, until the broker that answers knows the topics just created:
+     * Kafka Streams' first assignment describes them, and one it cannot see yet it tries to create
+     * again and waits its retry backoff for (100 ms a round). Past that it goes on; Kafka Streams
+     * waits for them as before.
+     */
+    private void awaitKnown(List<String> created) {
+        for (int attempt = 1; !created.isEmpty() && attempt <= KNOWN_ATTEMPTS; attempt++) {
+            try {
+                admin.describeTopics(created).allTopicNames().get(CHANGELOGS_TIMEOUT_S, TimeUnit.SECONDS);
+                return;
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    LOG.debug("changelog topics {} not described: {}", created, e.getCause().toString());
+                    return;
+                }
+            } catch (TimeoutException e) {
+                return;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new TopicException("interrupted while waiting for the changelog topics", e);
+            }
+            try {
+                Thread.sleep(KNOWN_PAUSE_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new TopicException("interrupted while waiting for the changelog topics", e);
+            }
         }
     }
 

@@ -219,6 +219,12 @@ class DockerComposeTest {
         List<String> entrypoint = texts(new ObjectMapper().readTree(dockerfile.runtimeInstructions("ENTRYPOINT").get(0)));
         assertEquals("java", entrypoint.get(0));
         assertEquals("/app/mvsink.jar", entrypoint.get(entrypoint.indexOf("-jar") + 1));
+        // the class-data sharing archive: made in the runtime stage (by the JVM that maps it) for the
+        // jar at the path the entry point runs, and mapped by it
+        assertTrue(entrypoint.contains("-XX:SharedArchiveFile=/app/mvsink.jsa"), entrypoint.toString());
+        assertTrue(dockerfile.runtimeInstructions("RUN").stream().anyMatch(run -> run.contains("-Xshare:dump")
+            && run.contains("-XX:SharedArchiveFile=/app/mvsink.jsa") && run.contains("-cp /app/mvsink.jar")),
+            "the runtime stage dumps the archive for /app/mvsink.jar");
         assertEquals(List.of("run"), texts(new ObjectMapper().readTree(dockerfile.runtimeInstructions("CMD").get(0))));
         assertTrue(dockerfile.instructions("RUN").stream().anyMatch(run -> run.contains("-pl app")),
             "the image builds only the app module (no local-stack, no npm)");

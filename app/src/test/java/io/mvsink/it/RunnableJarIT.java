@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,8 @@ import org.junit.jupiter.api.Test;
  */
 class RunnableJarIT {
     private static final Path JAR = Path.of("target", "mvsink.jar");
+    private static final Path ARCHIVE = Path.of("target", "mvsink.jsa");
+    private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 
     @Test
     void shouldBeSmallAndCarryTheNativesOfTheSupportedPlatformsOnly() throws IOException {
@@ -67,5 +70,42 @@ class RunnableJarIT {
             String kafka = new String(jar.getInputStream(jar.getEntry("NOTICE")).readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(kafka.contains("Apache Kafka"), "Apache Kafka's NOTICE:\n" + kafka);
         }
+    }
+
+    /**
+     * The class-data sharing archive the build leaves beside the jar (docs/ARCHITECTURE.md,
+     * "Start-up"): made for this jar (a JVM maps it only for the jar it was made for, at its path and
+     * with its size and time), holding the classes of the sink's path, and mapped by a launch as
+     * the README writes it ({@code -Xshare:on} makes the JVM fail where it would silently do without).
+     */
+    @Test
+    void shouldLeaveAClassDataSharingArchiveForThisJarWithTheSinksClasses() throws Exception {
+        assertTrue(Files.isRegularFile(ARCHIVE), ARCHIVE + " beside the jar (the package phase's cds-archive)");
+        String printed = output(JAVA, "-XX:SharedArchiveFile=" + ARCHIVE, "-XX:+PrintSharedArchiveAndExit",
+            "-XX:+PrintSharedDictionary", "-cp", JAR.toString());
+        assertTrue(printed.contains("archive is valid"), "the archive was made for another jar:\n" + tail(printed));
+        for (String shared : List.of("io.mvsink.MvsinkApp", "io.mvsink.topology.CorrectionProcessor",
+                "io.mvsink.topology.AppenderProcessor", "io.mvsink.protocol.BatchCoalescer",
+                "org.apache.kafka.streams.KafkaStreams", "org.apache.kafka.clients.producer.KafkaProducer",
+                "org.apache.avro.generic.GenericDatumWriter", "com.azure.storage.blob.BlobContainerClient")) {
+            assertTrue(printed.contains(" " + shared + " app_loader"), shared + " is not in the archive");
+        }
+
+        String launched = output(JAVA, "-XX:SharedArchiveFile=" + ARCHIVE, "-Xshare:on", "-Xlog:class+load=info",
+            "-jar", JAR.toString(), "--version");
+        assertTrue(launched.contains("io.mvsink.cli.Main source: shared objects file"), tail(launched));
+    }
+
+    private static String output(String... command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        byte[] out = process.getInputStream().readAllBytes();
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "still running: " + String.join(" ", command));
+        String text = new String(out, StandardCharsets.UTF_8);
+        assertEquals(0, process.exitValue(), String.join(" ", command) + "\n" + tail(text));
+        return text;
+    }
+
+    private static String tail(String text) {
+        return text.length() <= 4000 ? text : text.substring(text.length() - 4000);
     }
 }

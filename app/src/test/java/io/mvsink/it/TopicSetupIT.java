@@ -14,10 +14,12 @@ import io.mvsink.topology.TopicSetup;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -49,6 +51,35 @@ class TopicSetupIT {
             assertEquals(1, setup.warnings().size(), setup.warnings().toString());
             assertTrue(setup.warnings().get(0).contains("1 replica(s) and min.insync.replicas=1"),
                 setup.warnings().get(0));
+        }
+    }
+
+    @Test
+    void shouldCreateTheChangelogsAheadOnceAndLeaveExistingOnesAsTheyAre(LocalStack stack) throws Exception {
+        String n = "ts-" + UUID.randomUUID().toString().substring(0, 8);
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", stack.bootstrapServers()))) {
+            Map<String, Integer> changelogs = SinkTopology.changelogs(n, 3, 1);
+            String appender = n + "-mvsink-appender-changelog";
+            // one exists already, as a first launch that failed later left it (or an operator made it)
+            admin.createTopics(List.of(new NewTopic(appender, 1, (short) 1).configs(Map.of("cleanup.policy", "compact",
+                "retention.ms", "123456789")))).all().get(60, TimeUnit.SECONDS);
+            TopicSetup setup = new TopicSetup(admin, new TopicSettings(1, 1));
+            Map<String, String> configs = Map.of("cleanup.policy", "compact", "message.timestamp.type", "CreateTime",
+                "min.insync.replicas", "1");
+
+            List<String> created = setup.createChangelogs(changelogs, Optional.of((short) 1), configs);
+
+            assertEquals(changelogs.keySet().stream().filter(t -> !t.equals(appender)).sorted().toList(), created);
+            Map<String, TopicDescription> described = admin.describeTopics(changelogs.keySet()).allTopicNames()
+                .get(60, TimeUnit.SECONDS);
+            for (Map.Entry<String, Integer> changelog : changelogs.entrySet()) {
+                String topic = changelog.getKey();
+                assertEquals(changelog.getValue(), described.get(topic).partitions().size(), topic);
+                assertEquals("compact", configs(admin, topic).get("cleanup.policy"), topic);
+            }
+            assertEquals("123456789", configs(admin, appender).get("retention.ms"), "an existing changelog is not changed");
+            assertEquals("CreateTime", configs(admin, n + "-mvsink-correction-buffer-changelog").get("message.timestamp.type"));
+            assertEquals(List.of(), setup.createChangelogs(changelogs, Optional.of((short) 1), configs), "all exist now");
         }
     }
 
