@@ -4,15 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The runnable jar as the build leaves it (issue 13): under 50 MB, RocksDB's native library for
@@ -23,6 +27,7 @@ import org.junit.jupiter.api.Test;
 class RunnableJarIT {
     private static final Path JAR = Path.of("target", "mvsink.jar");
     private static final Path ARCHIVE = Path.of("target", "mvsink.jsa");
+    private static final Path CLASS_LIST = Path.of("src", "main", "cds", "mvsink.classlist");
     private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 
     @Test
@@ -94,6 +99,24 @@ class RunnableJarIT {
         String launched = output(JAVA, "-XX:SharedArchiveFile=" + ARCHIVE, "-Xshare:on", "-Xlog:class+load=info",
             "-jar", JAR.toString(), "--version");
         assertTrue(launched.contains("io.mvsink.cli.Main source: shared objects file"), tail(launched));
+    }
+
+    /**
+     * With a class file load hook on (Flight Recorder, as an operator's {@code -XX:StartFlightRecording}
+     * or a Java agent turns on), the JVM loads every class the archive holds without crashing. JDK 17
+     * crashed (SIGSEGV in {@code KlassFactory::check_shared_class_file_load_hook}) on the method handle
+     * classes that {@code -Xshare:dump} generates from a class list's {@code @lambda-form-invoker}
+     * lines, at the sink's start under a JFR profile; the list leaves them out.
+     */
+    @Test
+    void shouldLoadTheArchivedClassesUnderFlightRecorder(@TempDir Path dir) throws Exception {
+        String classPath = JAR + File.pathSeparator + Path.of("target", "test-classes");
+        String loaded = output(JAVA, "-XX:SharedArchiveFile=" + ARCHIVE, "-Xshare:on",
+            "-XX:StartFlightRecording=settings=profile,filename=" + dir.resolve("load.jfr"), "-cp", classPath,
+            LoadArchivedClasses.class.getName(), CLASS_LIST.toString());
+        Matcher m = Pattern.compile("loaded (\\d+) classes").matcher(loaded);
+        assertTrue(m.find(), tail(loaded));
+        assertTrue(Integer.parseInt(m.group(1)) > 5_000, "classes loaded: " + m.group(1));
     }
 
     private static String output(String... command) throws IOException, InterruptedException {
