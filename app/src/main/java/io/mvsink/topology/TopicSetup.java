@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * ({@link TopicSettings}: replication, {@code min.insync.replicas}, the consensus topic's
  * compaction) and validates existing ones: a consensus topic that is not compacted is refused;
  * what {@link ConsensusTopicCheck} finds about the consensus topic as it is (new or existing) is
- * logged once, one WARN line each. The corrections topic must exist: it is the producer's.
+ * logged once, one WARN line each. The corrections topic must exist: it is the producer's. Also
+ * creates the stores' changelog topics ahead of Kafka Streams ({@link #createChangelogs}).
  */
 public final class TopicSetup {
     private static final Logger LOG = LoggerFactory.getLogger(TopicSetup.class);

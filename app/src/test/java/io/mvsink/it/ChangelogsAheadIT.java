@@ -31,7 +31,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Issue 23 (launch to the first append): a new application id's changelog topics exist when
- * {@code MvsinkApp.start()} returns, created on the start's Kafka thread beside the registry check,
+ * {@code MvsinkApp.start()} returns, created on a thread of the start's own beside the consensus read and the registry check,
  * so that Kafka Streams' first assignment finds them instead of creating them and waiting for them
  * (about 0.35 s of a first launch). Kafka Streams creates its internal topics only in the group's
  * first rebalance, after {@code start()} has returned and the stream threads have joined: without
