@@ -24,6 +24,9 @@ final class ShardMetricDeclarations {
             m::batchesAppended, m::appends);
         d.counter("append-mismatches", "compare-and-append mismatches (append not made: consensus moved)",
             m::mismatches);
+        d.counter("redundant-batches", "of the append mismatches, batches that held only ranges other batches sealed "
+            + "(copies made by contributing again: their blobs are garbage, nothing is contributed again)",
+            m::redundantBatches);
         d.counter("intervals-sealed", "grid intervals sealed", m::intervalsSealed);
         d.counter("batches-built", "shared batches built (blob parts written, ready to append)", m::batchesBuilt);
         d.counter("shared-batch-participants", "contributions that took part in built batches", m::participants);

@@ -38,6 +38,7 @@ public final class ShardMetrics {
     private final LongAdder intervalsSealed = new LongAdder();
     private final LongAdder consensusBytes = new LongAdder();
     private final LongAdder mismatches = new LongAdder();
+    private final LongAdder redundantBatches = new LongAdder();
     private final LatencyRecorder sealLatency = new LatencyRecorder(4096);
     private final LatencyHistogram sealLatencyHistogram = new LatencyHistogram(LatencyHistogram.SEAL_BOUNDS_SECONDS);
     private final LongAdder compactions = new LongAdder();
@@ -83,6 +84,8 @@ public final class ShardMetrics {
     public void batchFailed() { batchesFailed.increment(); }
     public void builderRefused() { builderRefused.increment(); }
     public void mismatch() { mismatches.increment(); }
+    /** A mismatch whose batch held only ranges other batches sealed (counted in {@link #mismatches} too). */
+    public void redundantBatch() { redundantBatches.increment(); }
 
     public void partWritten(long bytes) {
         partsWritten.increment();
@@ -159,6 +162,7 @@ public final class ShardMetrics {
     public long intervalsSealed() { return intervalsSealed.sum(); }
     public long consensusBytes() { return consensusBytes.sum(); }
     public long mismatches() { return mismatches.sum(); }
+    public long redundantBatches() { return redundantBatches.sum(); }
     public long gcRuns() { return gcRuns.sum(); }
     public long gcDeletedBlobs() { return gcDeletedBlobs.sum(); }
     public long gcFailures() { return gcFailures.sum(); }

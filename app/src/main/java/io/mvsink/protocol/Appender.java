@@ -220,6 +220,17 @@ public final class Appender {
         return ShardGrace.next(ledger.grace(), settings.graceMs(), now);
     }
 
+    /**
+     * Whether a batch that is rejected or passed over holds nothing that is not sealed: every one of its
+     * contributions ends at or below {@code upper}. Such a batch is a copy, made by contributing again
+     * (after a failed batch, a participant that left, or a stall), whose ranges another batch sealed
+     * first: a mismatch that costs its blobs, with nothing to contribute again.
+     */
+    public static boolean redundant(Batch batch, long upper) {
+        return !batch.getContributions().isEmpty()
+            && batch.getContributions().stream().allMatch(c -> c.getUpper() <= upper);
+    }
+
     /** When a batch's oldest part may have been written: the earlier of its first write (0: none) and its close. */
     public static long writtenSince(long closedAtMs, long firstWriteAtMs) {
         return firstWriteAtMs > 0 && (closedAtMs <= 0 || firstWriteAtMs < closedAtMs) ? firstWriteAtMs : closedAtMs;

@@ -159,6 +159,9 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
     private void reject(Appender.Reject rejected) {
         Batch batch = rejected.batch();
         sink.metrics().mismatch();
+        if (Appender.redundant(batch, state.getUpper())) {
+            sink.metrics().redundantBatch();
+        }
         LOG.info("rejected batch {} [{}, {}): {}", batch.getBatchId(),
             batch.getLower(), batch.getUpper(), rejected.why());
         ledger.garbage(ShardState.blobKeys(batch));
@@ -171,7 +174,16 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
         cover.batches().forEach(b -> dropped.add(b.getBatchId()));
         append.unusable().forEach(b -> dropped.add(b.getBatchId()));
         ledger.removePending(dropped);
-        append.unusable().forEach(b -> sink.metrics().mismatch());
+        for (Batch b : append.unusable()) {
+            sink.metrics().mismatch();
+            boolean redundant = Appender.redundant(b, cover.upper());
+            if (redundant) {
+                sink.metrics().redundantBatch();
+            }
+            LOG.info("passed over batch {} [{}, {}): {}", b.getBatchId(), b.getLower(), b.getUpper(), redundant
+                ? "a copy whose ranges the append of [" + append.lower() + ", " + cover.upper() + ") seals with other batches"
+                : "it starts below the upper " + cover.upper() + " the append of other batches reaches");
+        }
         ledger.garbage(append.unusable().stream().flatMap(b -> ShardState.blobKeys(b).stream()).toList());
         byte[] value = commit(append.send());
         sink.metrics().appended(append.intervals(), cover.batches().size(), append.parts(),

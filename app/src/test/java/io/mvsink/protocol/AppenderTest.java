@@ -2,6 +2,7 @@ package io.mvsink.protocol;
 
 import static io.mvsink.topology.Batches.batch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -64,6 +65,24 @@ class AppenderTest {
         assertRejected(batch(WIDTH, WIDTH, 0, 1), "empty contribution range for partition 0");
         ledger.state.setUpper(2 * WIDTH);
         assertRejected(batch(WIDTH, 3 * WIDTH, 0, 1), "stale: contribution of partition 0 starts at 1000 below the shard's upper 2000");
+    }
+
+    @Test
+    void shouldCallABatchRedundantOnlyIfEveryContributionLiesBelowTheUpper() {
+        assertTrue(Appender.redundant(batch(0, WIDTH, 0, 1), WIDTH));
+        assertTrue(Appender.redundant(batch(0, WIDTH, 0), 2 * WIDTH));
+        assertFalse(Appender.redundant(batch(0, 2 * WIDTH, 0, 1), WIDTH), "reaches above the upper");
+        assertFalse(Appender.redundant(batch(WIDTH, 2 * WIDTH, 0), WIDTH), "wholly above the upper");
+        assertFalse(Appender.redundant(batch(0, WIDTH), WIDTH), "holds no contribution");
+    }
+
+    @Test
+    void shouldPassOverAPendingCopyWhoseRangeTheCoverSeals() {
+        ledger.add(batch(0, WIDTH, 0, 1), NOW);
+        Batch copy = ledger.add(batch(WIDTH / 2, WIDTH, 1), NOW);
+        Appender.Append append = assertInstanceOf(Appender.Append.class, appender.seal(NOW));
+        assertEquals(List.of(copy), append.unusable());
+        assertTrue(Appender.redundant(copy, append.cover().upper()));
     }
 
     @Test

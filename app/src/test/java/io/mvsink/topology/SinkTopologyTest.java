@@ -190,6 +190,25 @@ class SinkTopologyTest {
     }
 
     @Test
+    void shouldCountAStaleReportOfSealedRangesOnlyAsARedundantCopy() {
+        progress(2_000);
+        awaitBuilt(1);
+        driver.advanceWallClockTime(Duration.ofMillis(20));
+        assertEquals(2_000, diffs().get(0).getUpper());
+
+        // a copy made by contributing again, reported after another batch sealed its range
+        reports.pipeInput(new TestRecord<>("s".getBytes(StandardCharsets.UTF_8),
+            Codecs.REPORT.encode(new BatchReport(Batches.batch(1_000, 2_000, 0), "test", 0L))));
+        assertEquals(1, metrics.mismatches());
+        assertEquals(1, metrics.redundantBatches(), "every range of it was sealed by another batch");
+        // part of it above the upper: its data was not sealed by anything else
+        reports.pipeInput(new TestRecord<>("s".getBytes(StandardCharsets.UTF_8),
+            Codecs.REPORT.encode(new BatchReport(Batches.batch(1_000, 3_000, 0), "test", 0L))));
+        assertEquals(2, metrics.mismatches());
+        assertEquals(1, metrics.redundantBatches(), "a batch that reaches above the upper is not redundant");
+    }
+
+    @Test
     void shouldDeadLetterAProgressRecordThatMovesTheFrontierBack() {
         progress(5_000);
         progress(4_000);
