@@ -1,6 +1,9 @@
 package io.mvsink.topology;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -10,6 +13,9 @@ import java.util.Arrays;
  */
 final class BufferKey {
     static final int HEADER = 12;
+    /** Big-endian reads straight from the key's bytes: a {@code ByteBuffer.wrap} per read was 5% of a catch-up's samples. */
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
 
     private BufferKey() {
     }
@@ -28,11 +34,21 @@ final class BufferKey {
     }
 
     static long time(byte[] key) {
-        return ByteBuffer.wrap(key).getLong() ^ Long.MIN_VALUE;
+        return (long) LONG.get(key, 0) ^ Long.MIN_VALUE;
     }
 
     static int schemaId(byte[] key) {
-        return ByteBuffer.wrap(key).getInt(8);
+        return (int) INT.get(key, 8);
+    }
+
+    /** The big-endian long at {@code offset} of {@code bytes}. */
+    static long readLong(byte[] bytes, int offset) {
+        return (long) LONG.get(bytes, offset);
+    }
+
+    /** The big-endian int at {@code offset} of {@code bytes}. */
+    static int readInt(byte[] bytes, int offset) {
+        return (int) INT.get(bytes, offset);
     }
 
     static byte[] row(byte[] key) {
