@@ -77,6 +77,15 @@ record CatchUpFigures(String program, long intervalMs, String heap, long updates
         return per(usage.cpuSeconds(), secondsFromLaunch);
     }
 
+    /**
+     * The whole machine's CPU (every process) from the child's launch to caught up, on average, in
+     * cores; NaN if unknown. Beside {@link #coresBusy}: the cores the child left to the others (the
+     * broker, registry and blob emulator of the bench) or idle.
+     */
+    double machineCoresBusy() {
+        return per(usage.machineBusySeconds(), secondsFromLaunch);
+    }
+
     /** CPU seconds (user + system) of the child per million updates. */
     double cpuSecondsPerMillion() {
         return updates == 0 ? Double.NaN : usage.cpuSeconds() * 1e6 / updates;
@@ -102,6 +111,7 @@ record CatchUpFigures(String program, long intervalMs, String heap, long updates
         m.put("seconds_to_first_append", json(secondsToFirst()));
         m.put("cpu_seconds", usage.cpuSeconds());
         m.put("average_cpu_percent", json(coresBusy() * 100));
+        m.put("machine_average_cpu_percent", json(machineCoresBusy() * 100));
         m.put("cpu_seconds_per_million_updates", json(cpuSecondsPerMillion()));
         m.put("max_rss_mb", usage.maxRssKb() / 1024.0);
         if (isMvsink()) {

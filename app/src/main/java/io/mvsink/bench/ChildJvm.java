@@ -20,12 +20,14 @@ final class ChildJvm implements AutoCloseable {
     private final String label;
     private final Process process;
     private final long launchedNanos;
+    private final long machineBusyAtLaunch;
     private final Path log;
 
-    private ChildJvm(String label, Process process, long launchedNanos, Path log) {
+    private ChildJvm(String label, Process process, long launchedNanos, long machineBusyAtLaunch, Path log) {
         this.label = label;
         this.process = process;
         this.launchedNanos = launchedNanos;
+        this.machineBusyAtLaunch = machineBusyAtLaunch;
         this.log = log;
     }
 
@@ -42,8 +44,9 @@ final class ChildJvm implements AutoCloseable {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
             .redirectOutput(log.toFile());
         try {
+            long machineBusy = ProcSample.machineBusyTicksNow();
             long launched = System.nanoTime();
-            return new ChildJvm(label, builder.start(), launched, log);
+            return new ChildJvm(label, builder.start(), launched, machineBusy, log);
         } catch (IOException e) {
             throw new UncheckedIOException("bench: cannot start " + label + " (" + mainClass + ")", e);
         }
@@ -90,9 +93,9 @@ final class ChildJvm implements AutoCloseable {
         return log;
     }
 
-    /** CPU so far and peak RSS of the running child. */
+    /** CPU so far and peak RSS of the running child, and the machine's CPU since its launch. */
     ProcSample sample() {
-        return ProcSample.of(process.pid());
+        return ProcSample.of(process.pid(), machineBusyAtLaunch);
     }
 
     /** Samples {@code /proc}, then stops the child (SIGTERM, then SIGKILL after {@code grace}). */

@@ -49,7 +49,7 @@ final class StepMeter implements AutoCloseable {
         LatencyRecorder window = latencies;
         latencies = new LatencyRecorder(1 << 16);
         return new Mark(System.nanoTime(), live.runner().sent(), m.updates(), m.intervalsSealed(), m.appends(),
-            m.batchesAppended(), live.blobs().writeRequests(), ProcSample.of(pid).cpuTicks(), producerCpuNanos(sender),
+            m.batchesAppended(), live.blobs().writeRequests(), ProcSample.of(pid, -1).cpuTicks(), producerCpuNanos(sender),
             window);
     }
 

@@ -29,6 +29,19 @@ class CatchUpFiguresTest {
     }
 
     @Test
+    void shouldTellTheChildsCpuFromTheWholeMachines() {
+        CatchUpFigures run = new CatchUpFigures("barrier", 1000, "default", 1_000_000, true, 20, 15,
+            new ProcSample(2_600, 500_000, 3_900), new SealCounts(10, 10, 10, 10, 10),
+            new CatchUpFigures.SnapshotCheck(10, true), Map.of());
+        assertEquals(1.3, run.coresBusy(), 1e-9);
+        assertEquals(1.95, run.machineCoresBusy(), 1e-9, "39 busy seconds of every core over 20 s");
+        assertEquals(195.0, (double) run.toMap().get("machine_average_cpu_percent"), 1e-9);
+        assertTrue(Double.isNaN(reference().machineCoresBusy()), "unknown when /proc/stat was not read");
+        assertNull(reference().toMap().get("machine_average_cpu_percent"));
+        assertTrue(CatchUpTable.format(List.of(run)).contains("mach %"), "a column of its own");
+    }
+
+    @Test
     void shouldDeriveRatesCpuPerMillionAndPerSealFigures() {
         CatchUpFigures barrier = sink("barrier", 1000, 100, 12_000, 1000, 1020, 1050);
         assertEquals(10_000, barrier.updatesPerSecondFromLaunch(), 1e-9);

@@ -38,7 +38,32 @@ class ProcSampleTest {
 
     @Test
     void shouldReadThisProcess() {
-        ProcSample self = ProcSample.of(ProcessHandle.current().pid());
+        ProcSample self = ProcSample.of(ProcessHandle.current().pid(), -1);
         org.junit.jupiter.api.Assertions.assertTrue(self.maxRssKb() > 0);
+        assertEquals(-1, self.machineBusyTicks(), "not asked for");
+        assertEquals(Double.NaN, self.machineBusySeconds());
+    }
+
+    @Test
+    void shouldCountTheMachinesBusyTicksWithoutIdleAndIoWait() {
+        // user nice system idle iowait irq softirq steal guest guest_nice
+        String stat = "cpu  1000 20 300 90000 400 5 60 7 0 0\ncpu0 500 10 150 45000 200 2 30 3 0 0\nintr 1 2 3\n";
+        assertEquals(1000 + 20 + 300 + 5 + 60 + 7, ProcSample.busyTicks(stat));
+        assertThrows(IllegalArgumentException.class, () -> ProcSample.busyTicks("intr 1 2 3\n"));
+    }
+
+    @Test
+    void shouldReadTheMachinesBusyTicksSinceALaunch() throws Exception {
+        long before = ProcSample.machineBusyTicksNow();
+        org.junit.jupiter.api.Assertions.assertTrue(before > 0, "/proc/stat read: " + before);
+        long spinUntil = System.nanoTime() + 300_000_000L;
+        long x = 0;
+        while (System.nanoTime() < spinUntil) {
+            x += System.nanoTime() % 7;
+        }
+        ProcSample sample = ProcSample.of(ProcessHandle.current().pid(), before);
+        org.junit.jupiter.api.Assertions.assertTrue(sample.machineBusyTicks() >= 10,
+            "at least this thread's 0.3 s of spinning (" + x + "): " + sample.machineBusyTicks() + " ticks");
+        org.junit.jupiter.api.Assertions.assertTrue(sample.machineBusySeconds() >= 0.1);
     }
 }
