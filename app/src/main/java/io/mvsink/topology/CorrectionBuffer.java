@@ -4,6 +4,7 @@ import io.mvsink.batch.Update;
 import io.mvsink.protocol.Contributor;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -56,7 +57,7 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
 
     private final long width;
     /** Updates since the last write, consolidated; hashed on add, sorted by time once when written (a tree cost a search per add). */
-    private final HashMap<Bytes, long[]> pending = new HashMap<>();
+    private final HashMap<EntryKey, long[]> pending = new HashMap<>();
     private long pendingBytes;
     private long nextSequence = -1;
     private long entries;
@@ -73,12 +74,12 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
         this.width = width;
     }
 
-    /** Adds {@code diff} to the pending entry of (time, schemaId, row). */
+    /** Adds {@code diff} to the pending entry of (time, schemaId, row); {@code row} is kept as given, never changed after. */
     void add(long time, int schemaId, byte[] row, long diff) {
         if (diff == 0) {
             return;
         }
-        Bytes key = Bytes.wrap(BufferKey.encode(time, schemaId, row));
+        EntryKey key = new EntryKey(time, schemaId, row);
         long[] sum = pending.get(key);
         if (sum == null) {
             pending.put(key, new long[] {diff});
@@ -286,7 +287,7 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
         List<Bytes> keys = new ArrayList<>();
         // none in practice (a task contributes, so writes, a range before it can be sealed), but the contract holds
         int before = pending.size();
-        pending.keySet().removeIf(key -> BufferKey.time(key.get()) < upper);
+        pending.keySet().removeIf(key -> key.time() < upper);
         int removedPending = before - pending.size();
         int removed = 0;
         try (KeyValueIterator<Bytes, byte[]> it = store().range(
@@ -336,7 +337,7 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
         // in time order (cells in time order, each cell's block by time): a sort by the time alone,
         // where one by the whole key spent 10% of a wide catch-up's samples comparing rows
         List<Pending> sorted = new ArrayList<>(pending.size());
-        pending.forEach((key, sum) -> sorted.add(new Pending(BufferKey.time(key.get()), key.get(), sum[0])));
+        pending.forEach((key, sum) -> sorted.add(new Pending(key, sum[0])));
         sorted.sort(Pending.BY_TIME);
         List<Pending> block = new ArrayList<>();
         long cell = 0;
@@ -354,23 +355,59 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
         dropPending();
     }
 
-    /** A pending update as written: its time read once from its key. */
-    private record Pending(long time, byte[] key, long diff) {
-        static final Comparator<Pending> BY_TIME = Comparator.comparingLong(Pending::time);
+    /**
+     * What consolidates: an update's time, schema id and row, the row held as the caller gave it (not
+     * copied into an encoded key), hashed once.
+     */
+    private static final class EntryKey {
+        private final long time;
+        private final int schemaId;
+        private final byte[] row;
+        private final int hash;
+
+        EntryKey(long time, int schemaId, byte[] row) {
+            this.time = time;
+            this.schemaId = schemaId;
+            this.row = row;
+            this.hash = 31 * (31 * Long.hashCode(time) + schemaId) + Arrays.hashCode(row);
+        }
+
+        long time() {
+            return time;
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof EntryKey k && k.hash == hash && k.time == time && k.schemaId == schemaId
+                && Arrays.equals(k.row, row);
+        }
+    }
+
+    /** A pending update as written. */
+    private record Pending(EntryKey key, long diff) {
+        static final Comparator<Pending> BY_TIME = Comparator.comparingLong(p -> p.key().time());
+
+        long time() {
+            return key.time;
+        }
     }
 
     private void writeBlock(long cell, List<Pending> block) {
         int size = BLOCK_HEADER;
         long largest = Long.MIN_VALUE;
         for (Pending e : block) {
-            size += ENTRY_HEADER + e.key().length - BufferKey.HEADER;
+            size += ENTRY_HEADER + e.key().row.length;
             largest = Math.max(largest, e.time());
         }
         ByteBuffer value = ByteBuffer.allocate(size).putInt(block.size()).putLong(largest);
         for (Pending e : block) {
-            byte[] key = e.key();
-            value.putLong(e.time()).putInt(BufferKey.schemaId(key)).putLong(e.diff())
-                .putInt(key.length - BufferKey.HEADER).put(key, BufferKey.HEADER, key.length - BufferKey.HEADER);
+            EntryKey key = e.key();
+            value.putLong(key.time).putInt(key.schemaId).putLong(e.diff()).putInt(key.row.length).put(key.row);
         }
         byte[] key = ByteBuffer.allocate(BLOCK_KEY).put(BufferKey.timeFloor(cell)).putInt(BLOCK_MARK)
             .putLong(nextSequence++).array();
@@ -430,7 +467,7 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
 
     /** The updates of one chunk, consolidated across the entries they came from. */
     private static final class Consolidation {
-        private final HashMap<Bytes, Update[]> byKey = new HashMap<>();
+        private final HashMap<EntryKey, Update[]> byKey = new HashMap<>();
         private final List<Update> overflowed = new ArrayList<>();
 
         /** Adds the updates of one stored entry in {@code [lower, upper)}; returns their bytes. */
@@ -446,8 +483,8 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
         }
 
         private void add(Update update) {
-            Update[] slot = byKey.computeIfAbsent(
-                Bytes.wrap(BufferKey.encode(update.time(), update.schemaId(), update.row())), k -> new Update[1]);
+            Update[] slot = byKey.computeIfAbsent(new EntryKey(update.time(), update.schemaId(), update.row()),
+                k -> new Update[1]);
             Update old = slot[0];
             if (old == null) {
                 slot[0] = update;
