@@ -114,6 +114,27 @@ class CorrectionBufferTest {
     }
 
     @Test
+    void shouldWriteAndReadOneCommitsUpdatesInTimeOrderWhateverOrderTheyCameIn() {
+        java.util.Random random = new java.util.Random(7);
+        List<Long> sent = new java.util.ArrayList<>();
+        for (int i = 0; i < 5_000; i++) {
+            long time = random.nextInt(3_000);
+            buffer.add(time, 1, java.nio.ByteBuffer.allocate(4).putInt(i).array(), 1);
+            sent.add(time);
+        }
+        buffer.flushCache();
+        sent.sort(null);
+        assertEquals(sent, times(buffer.range(0, 3_000)), "every update, in time order");
+        // times too far apart to pack: sorted all the same
+        buffer.add(Long.MAX_VALUE - 1, 1, A, 1);
+        buffer.add(Long.MIN_VALUE + 1, 1, A, 1);
+        buffer.add(0, 1, B, 1);
+        buffer.flushCache();
+        assertEquals(List.of(Long.MIN_VALUE + 1), times(buffer.range(Long.MIN_VALUE, -1)));
+        assertEquals(List.of(Long.MAX_VALUE - 1), times(buffer.range(3_000, Long.MAX_VALUE)));
+    }
+
+    @Test
     void shouldTrimOnlyEntriesBelowTheUpper() {
         buffer.add(-5, 1, A, 1);
         buffer.add(999, 1, A, 1);
