@@ -78,9 +78,15 @@ public final class SinkTopology {
         return new CorrectionBufferBuilder(Stores.persistentKeyValueStore(StoreNames.BUFFER), intervalMs);
     }
 
+    /**
+     * Cached: a task saves its progress at every progress record and late update, and Kafka Streams'
+     * record cache keeps the last value until the task commits, so that each commit writes one put
+     * and one changelog record per task instead of one per save (2.9% of a wide catch-up's samples).
+     * The cache is flushed before the commit, in the same transaction, as the buffer's blocks are.
+     */
     private static StoreBuilder<?> progressStore() {
         return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.PROGRESS),
-            Serdes.Integer(), Serdes.ByteArray());
+            Serdes.Integer(), Serdes.ByteArray()).withCachingEnabled();
     }
 
     private static StoreBuilder<?> schemaDecisionStore() {
