@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * The updates of one input partition for {@code [lower, upper)}, in time order, as read from
- * the partition's correction buffer, or one chunk of them: a large range is handed over in chunks, so that no one holds all of it in the heap ({@code last} marks the
- * final chunk). A deterministic function of the partition's input: contributing it again gives
+ * the partition's correction buffer, or one chunk of them: a large range is handed over in
+ * chunks, so that no one holds all of it in the heap ({@code last} marks the final chunk). A deterministic function of the partition's input: contributing it again gives
  * the same updates (those of one time perhaps in another order).
  *
  * <p>{@code closedAtMs}: wall-clock time at which the task closed the range (seal latency starts

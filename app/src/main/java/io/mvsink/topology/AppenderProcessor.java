@@ -158,13 +158,20 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
 
     private void reject(Appender.Reject rejected) {
         Batch batch = rejected.batch();
-        sink.metrics().mismatch();
-        if (Appender.redundant(batch, state.getUpper())) {
-            sink.metrics().redundantBatch();
-        }
+        countMismatch(batch, state.getUpper());
         LOG.info("rejected batch {} [{}, {}): {}", batch.getBatchId(),
             batch.getLower(), batch.getUpper(), rejected.why());
         ledger.garbage(ShardState.blobKeys(batch));
+    }
+
+    /** Counts a rejected or passed-over batch as a mismatch, and as redundant if {@code upper} seals all of it; returns which. */
+    private boolean countMismatch(Batch batch, long upper) {
+        sink.metrics().mismatch();
+        boolean redundant = Appender.redundant(batch, upper);
+        if (redundant) {
+            sink.metrics().redundantBatch();
+        }
+        return redundant;
     }
 
     /** Appends one step of a cover: its batches and those it passes over leave the pending ones. */
@@ -175,14 +182,10 @@ final class AppenderProcessor implements Processor<byte[], byte[], byte[], byte[
         append.unusable().forEach(b -> dropped.add(b.getBatchId()));
         ledger.removePending(dropped);
         for (Batch b : append.unusable()) {
-            sink.metrics().mismatch();
-            boolean redundant = Appender.redundant(b, cover.upper());
-            if (redundant) {
-                sink.metrics().redundantBatch();
-            }
+            boolean redundant = countMismatch(b, cover.upper());
             LOG.info("passed over batch {} [{}, {}): {}", b.getBatchId(), b.getLower(), b.getUpper(), redundant
                 ? "a copy whose ranges the append of [" + append.lower() + ", " + cover.upper() + ") seals with other batches"
-                : "it starts below the upper " + cover.upper() + " the append of other batches reaches");
+                : "it starts below the new upper " + cover.upper() + " and reaches above it");
         }
         ledger.garbage(append.unusable().stream().flatMap(b -> ShardState.blobKeys(b).stream()).toList());
         byte[] value = commit(append.send());

@@ -34,11 +34,11 @@ final class BufferKey {
     }
 
     static long time(byte[] key) {
-        return (long) LONG.get(key, 0) ^ Long.MIN_VALUE;
+        return readLong(key, 0) ^ Long.MIN_VALUE;
     }
 
     static int schemaId(byte[] key) {
-        return (int) INT.get(key, 8);
+        return readInt(key, 8);
     }
 
     /** The big-endian long at {@code offset} of {@code bytes}. */

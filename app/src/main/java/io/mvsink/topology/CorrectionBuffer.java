@@ -428,7 +428,7 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
 
     /** A pending update as written. */
     private record Pending(EntryKey key, long diff) {
-        static final Comparator<Pending> BY_TIME = Comparator.comparingLong(p -> p.key().time());
+        static final Comparator<Pending> BY_TIME = Comparator.comparingLong(Pending::time);
 
         long time() {
             return key.time;
