@@ -6,6 +6,7 @@ import io.mvsink.consensus.ConsensusKeys;
 import io.mvsink.consensus.ShardState;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -16,14 +17,18 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * The global store's processor: mirrors the consensus topic key for key (restoration copies
- * the raw records the same way), tombstones included.
+ * the raw records the same way), tombstones included. It counts its writes, each after it is
+ * made, so that a task reads the store again only once it has changed ({@link SealedUpper}).
  */
 final class ConsensusMirror implements Processor<String, byte[], Void, Void> {
     private final String storeName;
+    private final AtomicLong writes;
     private KeyValueStore<String, byte[]> store;
 
-    ConsensusMirror(String storeName) {
+    /** {@code writes}: the count of the app's mirror, shared with its tasks. */
+    ConsensusMirror(String storeName, AtomicLong writes) {
         this.storeName = storeName;
+        this.writes = writes;
     }
 
     /** The shard's state as the mirrored records describe it: its rollup, if any, plus the diffs after it. */
@@ -60,5 +65,6 @@ final class ConsensusMirror implements Processor<String, byte[], Void, Void> {
         } else {
             store.put(record.key(), record.value());
         }
+        writes.incrementAndGet();
     }
 }

@@ -63,6 +63,8 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
     /** Updates since the last write, consolidated; hashed on add, sorted by time once when written (a tree cost a search per add). */
     private final HashMap<EntryKey, long[]> pending = new HashMap<>();
     private long pendingBytes;
+    /** At most the earliest time pending (a lower bound: a removal does not raise it). */
+    private long pendingEarliest = Long.MAX_VALUE;
     private long nextSequence = -1;
     private long entries;
 
@@ -84,10 +86,11 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
             return;
         }
         EntryKey key = new EntryKey(time, schemaId, row);
-        long[] sum = pending.get(key);
+        // one lookup for a new entry (most are, behind a backlog), not a get and then a put
+        long[] sum = pending.putIfAbsent(key, new long[] {diff});
         if (sum == null) {
-            pending.put(key, new long[] {diff});
             pendingBytes += row.length + ENTRY_HEADER;
+            pendingEarliest = Math.min(pendingEarliest, time);
         } else {
             long total = sum[0] + diff;
             if (((sum[0] ^ total) & (diff ^ total)) < 0) {
@@ -95,6 +98,7 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
                 writePending();
                 pending.put(key, new long[] {diff});
                 pendingBytes += row.length + ENTRY_HEADER;
+                pendingEarliest = time;
             } else if (total == 0) {
                 pending.remove(key);
                 pendingBytes -= row.length + ENTRY_HEADER;
@@ -291,7 +295,9 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
         List<Bytes> keys = new ArrayList<>();
         // none in practice (a task contributes, so writes, a range before it can be sealed), but the contract holds
         int before = pending.size();
-        pending.keySet().removeIf(key -> key.time() < upper);
+        if (pendingEarliest < upper) {
+            pending.keySet().removeIf(key -> key.time() < upper);
+        }
         int removedPending = before - pending.size();
         int removed = 0;
         try (KeyValueIterator<Bytes, byte[]> it = store().range(
@@ -468,6 +474,7 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
     private void dropPending() {
         pending.clear();
         pendingBytes = 0;
+        pendingEarliest = Long.MAX_VALUE;
     }
 
     private static long sequence(byte[] blockKey) {

@@ -9,6 +9,7 @@ import io.mvsink.protocol.Contributor;
 import io.mvsink.protocol.Outcome;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.function.LongSupplier;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -36,6 +37,7 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
 
     private final SinkContext sink;
     private final Grid grid;
+    private final LongSupplier mirrorWrites;
     private InputDecoder decoder;
     private ProcessorContext<byte[], byte[]> context;
     private CorrectionBuffer buffer;
@@ -50,8 +52,10 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
     /** An update came in below {@link #trimmedBelow} (a replay after a crash): the next trim scans from the start. */
     private boolean addedBelowTrim;
 
-    CorrectionProcessor(SinkContext sink) {
+    /** {@code mirrorWrites}: the count of the consensus mirror's writes ({@link SealedUpper}). */
+    CorrectionProcessor(SinkContext sink, LongSupplier mirrorWrites) {
         this.sink = sink;
+        this.mirrorWrites = mirrorWrites;
         this.grid = new Grid(sink.intervalMs());
     }
 
@@ -69,7 +73,7 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
         this.intervalBytes = new IntervalBytes(grid);
         buffer.sizes((time, size) -> intervalBytes.add(time, size + CorrectionBuffer.UPDATE_OVERHEAD));
         this.progressStore = context.getStateStore(StoreNames.PROGRESS);
-        this.sealed = new SealedUpper(context.getStateStore(StoreNames.CONSENSUS), sink.shard());
+        this.sealed = new SealedUpper(context.getStateStore(StoreNames.CONSENSUS), sink.shard(), mirrorWrites);
         this.deadLetters = new DeadLetters(context, sink.metrics());
         this.decoder = new InputDecoder(sink.registry(), sink.subject(), sink.maxRowBytes(),
             new AcceptedSchemas(context.getStateStore(StoreNames.SCHEMA_DECISIONS)), sink.time());

@@ -3,6 +3,7 @@ package io.mvsink.topology;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
@@ -36,7 +37,10 @@ public final class SinkTopology {
         // earliest is Kafka Streams' own default; named only because this overload takes an extractor
         topology.addSource(AutoOffsetReset.earliest(), StoreNames.CORRECTIONS_SOURCE, new InvalidTimestampMarker(),
             bytesIn, bytesIn, topics.corrections());
-        topology.addProcessor(StoreNames.CORRECTIONS, () -> new CorrectionProcessor(sink), StoreNames.CORRECTIONS_SOURCE);
+        // the global store's writes, counted by its processor: tasks read it again only once it moved
+        AtomicLong mirrorWrites = new AtomicLong();
+        topology.addProcessor(StoreNames.CORRECTIONS, () -> new CorrectionProcessor(sink, mirrorWrites::get),
+            StoreNames.CORRECTIONS_SOURCE);
         topology.addStateStore(bufferStore(sink.intervalMs()), StoreNames.CORRECTIONS);
         topology.addStateStore(progressStore(), StoreNames.CORRECTIONS);
         topology.addStateStore(schemaDecisionStore(), StoreNames.CORRECTIONS);
@@ -50,7 +54,7 @@ public final class SinkTopology {
 
         topology.addGlobalStore(consensusMirrorStore(), StoreNames.CONSENSUS_SOURCE,
             new StringDeserializer(), bytesIn, topics.consensus(), StoreNames.CONSENSUS_MIRROR,
-            () -> new ConsensusMirror(StoreNames.CONSENSUS));
+            () -> new ConsensusMirror(StoreNames.CONSENSUS, mirrorWrites));
         return topology;
     }
 

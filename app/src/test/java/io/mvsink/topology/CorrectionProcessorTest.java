@@ -31,6 +31,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.Properties;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
@@ -53,6 +54,8 @@ import org.junit.jupiter.api.Test;
  * (see SealCoverTest#shouldFindNoCoverWhileACopySpansABoundaryItsBundleMateNeeds).
  */
 class CorrectionProcessorTest {
+    /** What the consensus mirror counts: bumped with every write of the test's own to the store. */
+    private final AtomicLong mirrorWrites = new AtomicLong();
     private static final int PARTITION = 2;
 
     private final MockTime time = new MockTime(0, 1_000_000, 0);
@@ -90,7 +93,7 @@ class CorrectionProcessorTest {
         consensus = add(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(StoreNames.CONSENSUS),
             Serdes.String(), Serdes.ByteArray()));
         task = new CorrectionProcessor(new SinkContext(SinkSettings.of("s", "c-value").withPartitions(4).withPunctuate(Duration.ofMillis(10)), time,
-            metrics, batches, registry));
+            metrics, batches, registry), mirrorWrites::get);
     }
 
     @AfterEach
@@ -210,6 +213,7 @@ class CorrectionProcessorTest {
         StateDiff diff = StateDiff.newBuilder().setShard("s").setSeqno(1).setLower(0).setUpper(upper)
             .setPartitionCount(4).setAdded(List.of()).setAppendedAtMs(0L).build();
         consensus.put(ConsensusKeys.diff("s", 1), Codecs.STATE_DIFF.encode(diff));
+        mirrorWrites.incrementAndGet();
     }
 
     private void progressRecord(long upper) {

@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
@@ -39,6 +41,56 @@ class SealedUpperTest {
         assertEquals(4_000, sealed.get());
         mirror.put(ConsensusKeys.diff(SHARD, 2), Codecs.STATE_DIFF.encode(diff(2, 4_000, 9_000)));
         assertEquals(9_000, sealed.get());
+    }
+
+    @Test
+    void shouldReadTheStoreAgainOnlyOnceTheMirrorHasWritten() {
+        TreeMap<String, byte[]> mirror = new TreeMap<>();
+        MapStore store = new MapStore(mirror);
+        AtomicLong writes = new AtomicLong();
+        AtomicInteger reads = new AtomicInteger();
+        SealedUpper sealed = new SealedUpper(new CountingStore(store, reads), SHARD, writes::get);
+        mirror.put(ConsensusKeys.diff(SHARD, 1), Codecs.STATE_DIFF.encode(diff(1, 0, 4_000)));
+        writes.incrementAndGet();
+
+        assertEquals(4_000, sealed.get());
+        assertEquals(4_000, sealed.get());
+        assertEquals(1, reads.get(), "no write since the first read: the second ask is answered as kept");
+
+        mirror.put(ConsensusKeys.diff(SHARD, 2), Codecs.STATE_DIFF.encode(diff(2, 4_000, 9_000)));
+        assertEquals(4_000, sealed.get(), "a write the count does not show yet is not read: the answer lags, never leads");
+        writes.incrementAndGet();
+        assertEquals(9_000, sealed.get());
+        assertEquals(2, reads.get());
+    }
+
+    /** Counts the reverse range reads of the store underneath. */
+    private record CountingStore(MapStore store, AtomicInteger reads) implements ReadOnlyKeyValueStore<String, byte[]> {
+        @Override
+        public byte[] get(String key) {
+            return store.get(key);
+        }
+
+        @Override
+        public KeyValueIterator<String, byte[]> range(String from, String to) {
+            return store.range(from, to);
+        }
+
+        @Override
+        public KeyValueIterator<String, byte[]> reverseRange(String from, String to) {
+            reads.incrementAndGet();
+            return store.reverseRange(from, to);
+        }
+
+        @Override
+        public KeyValueIterator<String, byte[]> all() {
+            return store.all();
+        }
+
+        @Override
+        public long approximateNumEntries() {
+            return store.approximateNumEntries();
+        }
     }
 
     private static GraceRecord grace() {
