@@ -20,7 +20,7 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  * A task's store of updates not yet sealed (RocksDB, changelogged), kept as <em>blocks</em>: the
  * updates a task receives between two commits are consolidated in memory (same row and time sum
  * their diffs, a zero sum drops the entry) and written, when Kafka Streams commits the task, as one
- * store entry per grid interval they touch. A block is one RocksDB put and one changelog record for
+ * store entry per grid interval they touch, or several of at most {@link #BLOCK_LIMIT} bytes each. A block is one RocksDB put and one changelog record for
  * all of them, and once the shard's upper is past it one delete and one tombstone, where an entry
  * per update cost a get, a put and a changelog record when it arrived and a delete and a tombstone
  * when it was sealed (the gap to a plain Kafka Streams app in a catch-up, docs/ARCHITECTURE.md).
@@ -50,6 +50,13 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
     static final int UPDATE_OVERHEAD = 10;
     /** Pending updates are written as blocks once they reach these bytes, whatever the commit interval. */
     static final long PENDING_LIMIT = 1 << 20;
+    /**
+     * A block's value holds at most this many bytes (but always one entry): a block is one store entry
+     * and one changelog record, which must stay below the producer's {@code max.request.size} and the
+     * changelog topic's {@code max.message.bytes} (1 MiB by default), with room for its key and the
+     * record batch around it.
+     */
+    static final int BLOCK_LIMIT = 512 * 1024;
 
     private static final int BLOCK_MARK = -1;
     private static final int BLOCK_KEY = BufferKey.HEADER + 8;
@@ -347,14 +354,19 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
         List<Pending> sorted = inTimeOrder();
         List<Pending> block = new ArrayList<>();
         long cell = 0;
+        long blockBytes = BLOCK_HEADER;
         for (Pending e : sorted) {
             long entryCell = cellOf(e.time());
-            if (!block.isEmpty() && entryCell != cell) {
+            int entryBytes = ENTRY_HEADER + e.key().row.length;
+            if (!block.isEmpty() && (entryCell != cell || blockBytes + entryBytes > BLOCK_LIMIT)) {
+                // a cell may have several blocks (as after several commits): reads consolidate across them
                 writeBlock(cell, block);
                 block.clear();
+                blockBytes = BLOCK_HEADER;
             }
             cell = entryCell;
             block.add(e);
+            blockBytes += entryBytes;
         }
         writeBlock(cell, block);
         entries += pending.size();

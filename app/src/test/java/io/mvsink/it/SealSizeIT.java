@@ -1,6 +1,5 @@
 package io.mvsink.it;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mvsink.MvsinkApp;
@@ -75,12 +74,8 @@ class SealSizeIT {
         }
     }
 
-    /** Waits for the seal at {@code upper}; fails at once if the app stopped (a record too large stops it). */
     private static void awaitUpper(SinkHarness sink, MvsinkApp app, long upper) {
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
-            assertTrue(app.failure().isEmpty(), "the app failed: " + app.failure().map(SinkHarness::messages));
-            return sink.state().upper() >= upper;
-        });
+        sink.awaitUpperWhileRunning(app, upper, Duration.ofSeconds(30));
     }
 
     /** Odd intervals about 1 KB per partition, even ones about 10 KB (rows of about 220 bytes); then progress. */

@@ -230,6 +230,14 @@ final class SinkHarness implements AutoCloseable {
         return state[0];
     }
 
+    /** Waits for the seal at {@code upper}; fails at once if {@code app} stopped (e.g. a record too large stops it). */
+    void awaitUpperWhileRunning(MvsinkApp app, long upper, Duration atMost) {
+        await().atMost(atMost).pollInterval(Duration.ofMillis(200)).until(() -> {
+            assertTrue(app.failure().isEmpty(), "the app failed: " + app.failure().map(SinkHarness::messages));
+            return state().upper() >= upper;
+        });
+    }
+
     /**
      * Waits for the seal at {@code upper}, then checks that the shard holds exactly what was
      * produced: the snapshot equals the model read back from the corrections topic, every

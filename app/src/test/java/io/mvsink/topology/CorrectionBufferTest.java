@@ -191,6 +191,32 @@ class CorrectionBufferTest {
         assertEquals(0, store.approximateNumEntries(), "a sealed block is one delete");
     }
 
+    /**
+     * An interval holding more than a block may: before, one commit's updates of one interval were
+     * one entry whatever their size, and an entry, as a changelog record, over the producer's
+     * max.request.size (1 MiB by default) failed every commit of the task (LargeIntervalIT).
+     */
+    @Test
+    void shouldSplitAnIntervalsUpdatesIntoBlocksOfBoundedSize() {
+        int rows = (int) (1.5 * CorrectionBuffer.BLOCK_LIMIT / 1_000);
+        for (int i = 0; i < rows; i++) {
+            byte[] row = new byte[1_000];
+            java.nio.ByteBuffer.wrap(row).putInt(i);
+            buffer.add(100 + i % 500, 1, row, 1);
+        }
+
+        buffer.flushCache();
+
+        assertEquals(2, store.approximateNumEntries(), "one interval, two blocks");
+        try (var it = store.all()) {
+            it.forEachRemaining(kv -> assertTrue(kv.value.length <= CorrectionBuffer.BLOCK_LIMIT,
+                "a block of " + kv.value.length + " bytes"));
+        }
+        assertEquals(rows, buffer.range(0, 1000).size());
+        assertEquals(rows, buffer.trimBelow(1000));
+        assertEquals(0, store.approximateNumEntries());
+    }
+
     @Test
     void shouldConsolidateTheSameRowAndTimeAcrossCommits() {
         buffer.add(100, 1, A, 2);
