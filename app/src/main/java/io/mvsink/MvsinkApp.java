@@ -203,7 +203,8 @@ public final class MvsinkApp implements AutoCloseable {
         }
         deps.batches().addShard(new ShardSink(config.shard(), config.blobPrefix(), owner.value(),
             deps.metrics(), inlineMaxBytes(config.inlineMaxBytes(), partitions, bound)), new RangeMinter(config.batchIntervalMs(), config.getLong(MvsinkConfig.RANGE_TARGET_BYTES)));
-        SinkContext sink = new SinkContext(Wiring.sinkSettings(config, partitions), deps.time(), deps.metrics(),
+        SinkContext sink = new SinkContext(Wiring.sinkSettings(config, partitions).withRecordBytes(recordBytes()),
+            deps.time(), deps.metrics(),
             deps.batches(), deps.registry(), upkeep(owner, bound), new AdminPartitionCountProbe(admin, topics.corrections(), PARTITION_PROBE_TIMEOUT),
             deps.blobs().location());
         Topology topology = SinkTopology.build(topics, sink);
@@ -376,6 +377,12 @@ public final class MvsinkApp implements AutoCloseable {
     }
 
     /** The {@code max.request.size} of Kafka Streams' producers under {@code streamsProps}: its override, or the default. */
+    /** The largest record the producer sends: its {@code max.request.size} (with this app's overrides), less headroom. */
+    private int recordBytes() {
+        long bytes = producerMaxRequestSize(streamsProps()) - RecordBound.HEADROOM;
+        return (int) Math.max(RecordBound.HEADROOM, Math.min(Integer.MAX_VALUE, bytes));
+    }
+
     static long producerMaxRequestSize(Properties streamsProps) {
         Object size = new StreamsConfig(streamsProps).getProducerConfigs("mvsink").get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
         return size == null ? RecordBound.PRODUCER_DEFAULT_MAX_REQUEST_SIZE : Long.parseLong(size.toString().trim());

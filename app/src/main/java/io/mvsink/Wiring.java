@@ -142,7 +142,7 @@ public final class Wiring {
         return new SinkSettings(config.shard(), config.rowSubject(), config.batchIntervalMs(), partitions,
             Duration.ofMillis(config.getLong(MvsinkConfig.PUNCTUATE_INTERVAL_MS)),
             Duration.ofMillis(config.getLong(MvsinkConfig.RECONTRIBUTE_TIMEOUT_MS)),
-            config.getInt(MvsinkConfig.MAX_ROW_BYTES));
+            config.getInt(MvsinkConfig.MAX_ROW_BYTES), SinkSettings.DEFAULT_RECORD_BYTES);
     }
 
     /** The part encoder of the app's options (codec, target part size). */

@@ -74,8 +74,8 @@ final class CorrectionProcessor implements Processor<byte[], byte[], byte[], byt
         buffer.sizes((time, size) -> intervalBytes.add(time, size + CorrectionBuffer.UPDATE_OVERHEAD));
         this.progressStore = context.getStateStore(StoreNames.PROGRESS);
         this.sealed = new SealedUpper(context.getStateStore(StoreNames.CONSENSUS), sink.shard(), mirrorWrites);
-        this.deadLetters = new DeadLetters(context, sink.metrics());
-        this.decoder = new InputDecoder(sink.registry(), sink.subject(), sink.maxRowBytes(),
+        this.deadLetters = new DeadLetters(context, sink.metrics(), sink.recordBytes());
+        this.decoder = new InputDecoder(sink.registry(), sink.subject(), sink.maxRowBytes(), sink.recordBytes(),
             new AcceptedSchemas(context.getStateStore(StoreNames.SCHEMA_DECISIONS)), sink.time());
         byte[] stored = progressStore.get(partition);
         this.progress = stored == null ? new TaskProgress(0L, 0L, 0L) : Codecs.TASK_PROGRESS.decode(stored);

@@ -19,7 +19,7 @@ import static io.mvsink.topology.DeadLetterReason.*;
  * a null value with header {@code mvsink.upper} is progress; anything else is {@link Decoded.Bad}:
  * among others a row whose writer schema is not a version of the shard's subject, a row larger
  * than the {@code max.row.bytes} recorded for its schema id (both by {@link SchemaGate}, so that
- * a replay decides them the same), and an update without a time (marked by
+ * a replay decides them the same) or than a changelog record holds, and an update without a time (marked by
  * {@link InvalidTimestampMarker}).
  * Every row is decoded once with its writer schema, so a row that could not be read back later
  * cannot exist (bounded: a corrupt length cannot make it allocate more than the value's size).
@@ -36,11 +36,23 @@ final class InputDecoder {
 
     private final AvroRowCodec rows;
     private final SchemaGate gate;
+    private final int storableRowBytes;
 
-    /** {@code accepted}: the task's changelogged schema decisions, restored with its other stores. */
+    /** A decoder whose rows any changelog record holds ({@code storableRowBytes} unbounded). */
     InputDecoder(SchemaRegistry registry, String subject, int maxRowBytes, AcceptedSchemas accepted, Time time) {
+        this(registry, subject, maxRowBytes, Integer.MAX_VALUE, accepted, time);
+    }
+
+    /**
+     * {@code accepted}: the task's changelogged schema decisions, restored with its other stores;
+     * {@code storableRowBytes}: the largest row a record of the task's changelog holds (the producer's
+     * {@code max.request.size} less headroom), whatever {@code max.row.bytes} says.
+     */
+    InputDecoder(SchemaRegistry registry, String subject, int maxRowBytes, int storableRowBytes,
+                 AcceptedSchemas accepted, Time time) {
         this.rows = new AvroRowCodec(registry, subject);
         this.gate = new SchemaGate(registry, subject, maxRowBytes, accepted, time, SCHEMA_RECHECK_MS);
+        this.storableRowBytes = storableRowBytes;
     }
 
     Decoded decode(byte[] value, long timestamp, Headers headers) {
@@ -79,6 +91,14 @@ final class InputDecoder {
             return new Decoded.Bad(OVERSIZED_ROW, "row of " + (value.length - WireFormat.HEADER_SIZE)
                 + " bytes is larger than max.row.bytes " + decision.maxRowBytes() + " (in force when schema id "
                 + schemaId + " was accepted)");
+        }
+        if (value.length - WireFormat.HEADER_SIZE > storableRowBytes) {
+            // buffered, the row would be a changelog record larger than the producer sends: the task
+            // would stop at it at every restart
+            return new Decoded.Bad(OVERSIZED_ROW, "row of " + (value.length - WireFormat.HEADER_SIZE)
+                + " bytes is larger than a record of the task's changelog holds (" + storableRowBytes
+                + " bytes: the producer's max.request.size less headroom; raise streams.producer.max.request.size"
+                + " and the changelog topic's max.message.bytes to take it)");
         }
         byte[] row = Arrays.copyOfRange(value, WireFormat.HEADER_SIZE, value.length);
         return new Decoded.UpdateRecord(timestamp, schemaId, row, diff);

@@ -64,6 +64,11 @@ public record SinkContext(SinkSettings settings, Time time, ShardMetrics metrics
         return settings.maxRowBytes();
     }
 
+    /** The largest record the app's producer sends ({@link SinkSettings#recordBytes()}). */
+    public int recordBytes() {
+        return settings.recordBytes();
+    }
+
     /**
      * How the appender keeps the shard's state bounded.
      *

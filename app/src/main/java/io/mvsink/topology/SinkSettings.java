@@ -1,5 +1,6 @@
 package io.mvsink.topology;
 
+import io.mvsink.protocol.RecordBound;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -16,9 +17,13 @@ import java.util.Objects;
  * @param recontribute a contribution not sealed this long after hand-off is contributed again
  *     ({@code recontribute.timeout.ms})
  * @param maxRowBytes a larger row is bad input ({@code max.row.bytes})
+ * @param recordBytes the largest record the app's producer sends (its {@code max.request.size}, less
+ *     headroom): a larger row is bad input, a larger dead letter goes without the bad record's value
  */
 public record SinkSettings(String shard, String subject, long intervalMs, int partitionCount, Duration punctuate,
-                           Duration recontribute, int maxRowBytes) {
+                           Duration recontribute, int maxRowBytes, int recordBytes) {
+    /** The record bound under the producer's default {@code max.request.size}. */
+    public static final int DEFAULT_RECORD_BYTES = RecordBound.PRODUCER_DEFAULT_MAX_REQUEST_SIZE - RecordBound.HEADROOM;
 
     public SinkSettings {
         Objects.requireNonNull(shard, "shard");
@@ -35,36 +40,43 @@ public record SinkSettings(String shard, String subject, long intervalMs, int pa
             throw new IllegalArgumentException("the punctuation and re-contribution periods must be positive: "
                 + punctuate + ", " + recontribute);
         }
-        if (maxRowBytes < 1) {
-            throw new IllegalArgumentException("the row bound must be positive: " + maxRowBytes);
+        if (maxRowBytes < 1 || recordBytes < 1) {
+            throw new IllegalArgumentException("the row and dead-letter bounds must be positive: " + maxRowBytes
+                + ", " + recordBytes);
         }
     }
 
     /**
      * The options' defaults for {@code shard}'s rows under {@code subject}: a 1 s interval, one
-     * partition, punctuation every 100 ms, re-contribution after 60 s, rows of up to 1 MiB.
+     * partition, punctuation every 100 ms, re-contribution after 60 s, rows of up to 1 MiB, dead
+     * letters whole up to the producer's default request size less headroom.
      */
     public static SinkSettings of(String shard, String subject) {
-        return new SinkSettings(shard, subject, 1000, 1, Duration.ofMillis(100), Duration.ofSeconds(60), 1 << 20);
+        return new SinkSettings(shard, subject, 1000, 1, Duration.ofMillis(100), Duration.ofSeconds(60), 1 << 20,
+            DEFAULT_RECORD_BYTES);
     }
 
     public SinkSettings withIntervalMs(long intervalMs) {
-        return new SinkSettings(shard, subject, intervalMs, partitionCount, punctuate, recontribute, maxRowBytes);
+        return new SinkSettings(shard, subject, intervalMs, partitionCount, punctuate, recontribute, maxRowBytes, recordBytes);
     }
 
     public SinkSettings withPartitions(int partitionCount) {
-        return new SinkSettings(shard, subject, intervalMs, partitionCount, punctuate, recontribute, maxRowBytes);
+        return new SinkSettings(shard, subject, intervalMs, partitionCount, punctuate, recontribute, maxRowBytes, recordBytes);
     }
 
     public SinkSettings withPunctuate(Duration punctuate) {
-        return new SinkSettings(shard, subject, intervalMs, partitionCount, punctuate, recontribute, maxRowBytes);
+        return new SinkSettings(shard, subject, intervalMs, partitionCount, punctuate, recontribute, maxRowBytes, recordBytes);
     }
 
     public SinkSettings withRecontribute(Duration recontribute) {
-        return new SinkSettings(shard, subject, intervalMs, partitionCount, punctuate, recontribute, maxRowBytes);
+        return new SinkSettings(shard, subject, intervalMs, partitionCount, punctuate, recontribute, maxRowBytes, recordBytes);
     }
 
     public SinkSettings withMaxRowBytes(int maxRowBytes) {
-        return new SinkSettings(shard, subject, intervalMs, partitionCount, punctuate, recontribute, maxRowBytes);
+        return new SinkSettings(shard, subject, intervalMs, partitionCount, punctuate, recontribute, maxRowBytes, recordBytes);
+    }
+
+    public SinkSettings withRecordBytes(int recordBytes) {
+        return new SinkSettings(shard, subject, intervalMs, partitionCount, punctuate, recontribute, maxRowBytes, recordBytes);
     }
 }

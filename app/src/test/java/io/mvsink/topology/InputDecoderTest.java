@@ -116,6 +116,20 @@ class InputDecoderTest {
         assertEquals(new Decoded.Progress(3_000L), decoder.decode(null, 0L, headers));
     }
 
+    /**
+     * A row within max.row.bytes that a changelog record cannot hold (the producer's max.request.size
+     * less headroom): buffered, its block's send failed and stopped the task at every restart.
+     */
+    @Test
+    void shouldDeadLetterARowLargerThanAChangelogRecordHolds() {
+        InputDecoder small = new InputDecoder(registry, SUBJECT, MAX_ROW_BYTES, 40, new AcceptedSchemas(decisions), time);
+        Decoded.Bad bad = assertBad(DeadLetterReason.OVERSIZED_ROW,
+            small.decode(rows.serialize(row(1, "z".repeat(50), 1)), 0L, new RecordHeaders()));
+        assertTrue(bad.detail().contains("max.request.size"), bad.detail());
+        assertInstanceOf(Decoded.UpdateRecord.class,
+            small.decode(rows.serialize(row(1, "z".repeat(30), 1)), 0L, new RecordHeaders()));
+    }
+
     @Test
     void shouldDeadLetterARowLargerThanTheLimitAndAcceptOneAtIt() {
         GenericRecord big = row(1, "x".repeat(MAX_ROW_BYTES), 1);
