@@ -20,7 +20,8 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  * A task's store of updates not yet sealed (RocksDB, changelogged), kept as <em>blocks</em>: the
  * updates a task receives between two commits are consolidated in memory (same row and time sum
  * their diffs, a zero sum drops the entry) and written, when Kafka Streams commits the task, as one
- * store entry per grid interval they touch, or several of at most {@link #BLOCK_LIMIT} bytes each. A block is one RocksDB put and one changelog record for
+ * store entry per grid interval they touch, or several of at most {@link #BLOCK_LIMIT} bytes each
+ * (less where the producer's requests are smaller). A block is one RocksDB put and one changelog record for
  * all of them, and once the shard's upper is past it one delete and one tombstone, where an entry
  * per update cost a get, a put and a changelog record when it arrived and a delete and a tombstone
  * when it was sealed (the gap to a plain Kafka Streams app in a catch-up, docs/ARCHITECTURE.md).
@@ -67,6 +68,7 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
     private static final long INDEX_MASK = (1L << INDEX_BITS) - 1;
 
     private final long width;
+    private final int blockLimit;
     /** Updates since the last write, consolidated; hashed on add, sorted by time once when written (a tree cost a search per add). */
     private final HashMap<EntryKey, long[]> pending = new HashMap<>();
     private long pendingBytes;
@@ -75,16 +77,26 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
     private long nextSequence = -1;
     private long entries;
 
+    /** A buffer whose blocks hold at most {@link #BLOCK_LIMIT} bytes. */
+    CorrectionBuffer(KeyValueStore<Bytes, byte[]> store, long width) {
+        this(store, width, BLOCK_LIMIT);
+    }
+
     /**
      * @param store the changelogged key-value store underneath
      * @param width the grid's interval width: a block holds the updates of one interval
+     * @param blockLimit a block's value holds at most this many bytes, but always one entry
      */
-    CorrectionBuffer(KeyValueStore<Bytes, byte[]> store, long width) {
+    CorrectionBuffer(KeyValueStore<Bytes, byte[]> store, long width, int blockLimit) {
         super(store);
         if (width <= 0) {
             throw new IllegalArgumentException("interval width must be positive: " + width);
         }
+        if (blockLimit <= 0) {
+            throw new IllegalArgumentException("the block limit must be positive: " + blockLimit);
+        }
         this.width = width;
+        this.blockLimit = blockLimit;
     }
 
     /** Adds {@code diff} to the pending entry of (time, schemaId, row); {@code row} is kept as given, never changed after. */
@@ -358,7 +370,7 @@ final class CorrectionBuffer extends WrappedStateStore<KeyValueStore<Bytes, byte
         for (Pending e : sorted) {
             long entryCell = cellOf(e.time());
             int entryBytes = ENTRY_HEADER + e.key().row.length;
-            if (!block.isEmpty() && (entryCell != cell || blockBytes + entryBytes > BLOCK_LIMIT)) {
+            if (!block.isEmpty() && (entryCell != cell || blockBytes + entryBytes > blockLimit)) {
                 // a cell may have several blocks (as after several commits): reads consolidate across them
                 writeBlock(cell, block);
                 block.clear();

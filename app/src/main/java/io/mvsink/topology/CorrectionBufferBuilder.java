@@ -16,10 +16,17 @@ import org.apache.kafka.streams.state.Stores;
 final class CorrectionBufferBuilder implements StoreBuilder<CorrectionBuffer> {
     private final StoreBuilder<KeyValueStore<Bytes, byte[]>> inner;
     private final long width;
+    private final int blockLimit;
 
     CorrectionBufferBuilder(KeyValueBytesStoreSupplier supplier, long width) {
+        this(supplier, width, CorrectionBuffer.BLOCK_LIMIT);
+    }
+
+    /** {@code blockLimit}: the largest block value ({@link CorrectionBuffer#BLOCK_LIMIT} or the producer's smaller bound). */
+    CorrectionBufferBuilder(KeyValueBytesStoreSupplier supplier, long width, int blockLimit) {
         this.inner = Stores.keyValueStoreBuilder(supplier, Serdes.Bytes(), Serdes.ByteArray());
         this.width = width;
+        this.blockLimit = blockLimit;
     }
 
     /** The buffer adds its own commit-time batching: a record cache underneath would only copy. */
@@ -48,7 +55,7 @@ final class CorrectionBufferBuilder implements StoreBuilder<CorrectionBuffer> {
 
     @Override
     public CorrectionBuffer build() {
-        return new CorrectionBuffer(inner.build(), width);
+        return new CorrectionBuffer(inner.build(), width, blockLimit);
     }
 
     @Override

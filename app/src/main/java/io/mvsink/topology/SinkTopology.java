@@ -41,7 +41,7 @@ public final class SinkTopology {
         AtomicLong mirrorWrites = new AtomicLong();
         topology.addProcessor(StoreNames.CORRECTIONS, () -> new CorrectionProcessor(sink, mirrorWrites::get),
             StoreNames.CORRECTIONS_SOURCE);
-        topology.addStateStore(bufferStore(sink.intervalMs()), StoreNames.CORRECTIONS);
+        topology.addStateStore(bufferStore(sink.intervalMs(), sink.recordBytes()), StoreNames.CORRECTIONS);
         topology.addStateStore(progressStore(), StoreNames.CORRECTIONS);
         topology.addStateStore(schemaDecisionStore(), StoreNames.CORRECTIONS);
         topology.addSink(StoreNames.REPORTS_SINK, topics.reports(), bytesOut, bytesOut, StoreNames.CORRECTIONS);
@@ -78,8 +78,10 @@ public final class SinkTopology {
         return applicationId + "-" + store + "-changelog";
     }
 
-    private static StoreBuilder<?> bufferStore(long intervalMs) {
-        return new CorrectionBufferBuilder(Stores.persistentKeyValueStore(StoreNames.BUFFER), intervalMs);
+    /** Blocks no larger than the producer sends ({@code recordBytes}, its max.request.size less headroom). */
+    private static StoreBuilder<?> bufferStore(long intervalMs, int recordBytes) {
+        return new CorrectionBufferBuilder(Stores.persistentKeyValueStore(StoreNames.BUFFER), intervalMs,
+            Math.min(CorrectionBuffer.BLOCK_LIMIT, recordBytes));
     }
 
     /**

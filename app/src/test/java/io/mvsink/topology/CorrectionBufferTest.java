@@ -218,6 +218,27 @@ class CorrectionBufferTest {
     }
 
     @Test
+    void shouldKeepBlocksWithinASmallerLimitAndAnEntryLargerThanItInABlockOfItsOwn() {
+        CorrectionBuffer small = new CorrectionBuffer(store, 1000, 2_500);
+        for (int i = 0; i < 5; i++) {
+            small.add(100 + i, 1, new byte[] {(byte) i, 1, 2, 3}, 1);
+        }
+        small.add(200, 1, new byte[3_000], 1);
+        for (int i = 0; i < 100; i++) {
+            small.add(300 + i, 1, new byte[] {(byte) i, 9}, 1);
+        }
+
+        small.flushCache();
+
+        try (var it = store.all()) {
+            it.forEachRemaining(kv -> assertTrue(kv.value.length <= 2_500 || kv.value.length == 12 + 24 + 3_000,
+                "a block of " + kv.value.length + " bytes"));
+        }
+        assertTrue(store.approximateNumEntries() >= 3, "the large entry alone, the small ones around it");
+        assertEquals(106, small.range(0, 1000).size());
+    }
+
+    @Test
     void shouldConsolidateTheSameRowAndTimeAcrossCommits() {
         buffer.add(100, 1, A, 2);
         buffer.flushCache();
