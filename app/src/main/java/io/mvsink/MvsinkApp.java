@@ -32,6 +32,7 @@ import io.mvsink.topology.SinkTopology;
 import io.mvsink.topology.TopicSettings;
 import io.mvsink.topology.TopicSetup;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -203,7 +204,7 @@ public final class MvsinkApp implements AutoCloseable {
         }
         deps.batches().addShard(new ShardSink(config.shard(), config.blobPrefix(), owner.value(),
             deps.metrics(), inlineMaxBytes(config.inlineMaxBytes(), partitions, bound)), new RangeMinter(config.batchIntervalMs(), config.getLong(MvsinkConfig.RANGE_TARGET_BYTES)));
-        SinkContext sink = new SinkContext(Wiring.sinkSettings(config, partitions).withRecordBytes(recordBytes()),
+        SinkContext sink = new SinkContext(Wiring.sinkSettings(config, partitions).withRecordBytes(side.recordBytes()),
             deps.time(), deps.metrics(),
             deps.batches(), deps.registry(), upkeep(owner, bound), new AdminPartitionCountProbe(admin, topics.corrections(), PARTITION_PROBE_TIMEOUT),
             deps.blobs().location());
@@ -244,10 +245,11 @@ public final class MvsinkApp implements AutoCloseable {
     /**
      * What the start needs from Kafka: the admin client (the app keeps it), the corrections topic's
      * partitions, the consensus records' bound, the shard's state as the consensus topic holds it,
-     * and the blob owner (from the cluster's id).
+     * and the blob owner (from the cluster's id), and the largest record the shard's producers may send
+     * to its own topics ({@link #recordBytes(TopicSetup, TopicSetup.Setup)}).
      */
     private record KafkaSide(Admin admin, int partitions, RecordBound bound, ShardState state, BlobOwner owner,
-                             CompletableFuture<List<String>> changelogs) {
+                             CompletableFuture<List<String>> changelogs, int recordBytes) {
     }
 
     /** Prepares the Kafka side on a daemon thread named {@code mvsink-kafka-start}, in the shard's log context. */
@@ -272,6 +274,7 @@ public final class MvsinkApp implements AutoCloseable {
             TopicSetup topicSetup = new TopicSetup(kafkaAdmin, topicSettings());
             TopicSetup.Setup setup = topicSetup.setUp(topics);
             RecordBound bound = recordBound(setup.consensusMaxMessageBytes());
+            int recordBytes = recordBytes(topicSetup, setup);
             LaunchLog.step("topics ready: {} partitions, records up to {} bytes", setup.partitions(), bound.bytes());
             CompletableFuture<List<String>> changelogs = CompletableFuture.supplyAsync(
                 () -> createChangelogs(topicSetup, setup), task -> {
@@ -283,7 +286,7 @@ public final class MvsinkApp implements AutoCloseable {
             LaunchLog.step("consensus topic read");
             BlobOwner owner = Wiring.blobOwner(config, kafkaAdmin);
             LaunchLog.step("blob owner {}", owner.value());
-            return new KafkaSide(kafkaAdmin, setup.partitions(), bound, state, owner, changelogs);
+            return new KafkaSide(kafkaAdmin, setup.partitions(), bound, state, owner, changelogs, recordBytes);
         } catch (RuntimeException e) {
             kafkaAdmin.close(ADMIN_CLOSE);
             throw e;
@@ -376,10 +379,33 @@ public final class MvsinkApp implements AutoCloseable {
         return bound;
     }
 
-    /** The {@code max.request.size} of Kafka Streams' producers under {@code streamsProps}: its override, or the default. */
-    /** The largest record the producer sends: its {@code max.request.size} (with this app's overrides), less headroom. */
-    private int recordBytes() {
-        long bytes = producerMaxRequestSize(streamsProps()) - RecordBound.HEADROOM;
+    /**
+     * The largest record the shard's producers may send to its own topics: the producer's
+     * {@code max.request.size} (with this app's overrides), the {@code max.message.bytes} its changelogs
+     * are created with ({@code topic.max.message.bytes}, {@link #streamsProps}) and that in effect on the
+     * changelog and dead-letter topics that exist, whichever is least, less headroom. A larger row is
+     * dead-lettered as oversized, a larger dead letter goes without the bad record's value: written,
+     * the broker would refuse it and the task stop at it at every restart. A topic that bounds records
+     * below the producer's request size (made before the option was raised, or by an operator) is named
+     * in a warning.
+     */
+    private int recordBytes(TopicSetup topicSetup, TopicSetup.Setup setup) {
+        Properties props = streamsProps();
+        long requestSize = producerMaxRequestSize(props);
+        long bound = Math.min(requestSize, Long.parseLong(props.getProperty(
+            StreamsConfig.topicPrefix(TopicConfig.MAX_MESSAGE_BYTES_CONFIG)).trim()));
+        List<String> own = new ArrayList<>(SinkTopology.changelogs(config.applicationId(), setup.partitions(),
+            setup.reportsPartitions()).keySet());
+        own.add(topics.deadLetter());
+        for (Map.Entry<String, Integer> topic : topicSetup.maxMessageBytes(own).entrySet()) {
+            if (topic.getValue() < requestSize) {
+                LOG.warn("topic {} takes records up to max.message.bytes={}, below the producer's max.request.size={}:"
+                    + " rows and dead letters are bounded by it (larger rows are dead-lettered as oversized-row);"
+                    + " raise max.message.bytes on the topic to take them", topic.getKey(), topic.getValue(), requestSize);
+            }
+            bound = Math.min(bound, topic.getValue());
+        }
+        long bytes = bound - RecordBound.HEADROOM;
         return (int) Math.max(RecordBound.HEADROOM, Math.min(Integer.MAX_VALUE, bytes));
     }
 
@@ -466,7 +492,8 @@ public final class MvsinkApp implements AutoCloseable {
     /** How mvsink creates its topics: {@link MvsinkConfig#TOPICS_REPLICATION_FACTOR} and {@link MvsinkConfig#TOPICS_MIN_INSYNC_REPLICAS}. */
     TopicSettings topicSettings() {
         return new TopicSettings(config.getInt(MvsinkConfig.TOPICS_REPLICATION_FACTOR),
-            config.getInt(MvsinkConfig.TOPICS_MIN_INSYNC_REPLICAS));
+            config.getInt(MvsinkConfig.TOPICS_MIN_INSYNC_REPLICAS),
+            (int) Math.min(Integer.MAX_VALUE, producerMaxRequestSize(streamsProps())));
     }
 
     /**
@@ -494,7 +521,8 @@ public final class MvsinkApp implements AutoCloseable {
         // AppenderProcessor); the interval only bounds what a crash replays (docs/ARCHITECTURE.md, "Cost per update")
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL_MS);
         props.putAll(overrides);
-        TopicSettings topicSettings = topicSettings();
+        TopicSettings topicSettings = new TopicSettings(config.getInt(MvsinkConfig.TOPICS_REPLICATION_FACTOR),
+            config.getInt(MvsinkConfig.TOPICS_MIN_INSYNC_REPLICAS));
         topicSettings.replication().ifPresent(r -> props.putIfAbsent(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) r));
         if (topicSettings.minInsyncReplicas() > 0) {
             props.putIfAbsent(StreamsConfig.topicPrefix(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG),
@@ -502,6 +530,10 @@ public final class MvsinkApp implements AutoCloseable {
         }
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.getString(MvsinkConfig.BOOTSTRAP_SERVERS));
+        // the changelogs take what the producer sends (a buffered row, a block): one the broker refused
+        // would stop its task at every restart; a topic that exists keeps its own (recordBytes bounds by it)
+        props.putIfAbsent(StreamsConfig.topicPrefix(TopicConfig.MAX_MESSAGE_BYTES_CONFIG),
+            Long.toString(Math.min(Integer.MAX_VALUE, producerMaxRequestSize(props))));
         // one thread more for the appender's task: with as many threads as partitions it has one of its own,
         // and polls for reports without processing a corrections task's backlog first (docs/ARCHITECTURE.md, "Start-up")
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.getInt(MvsinkConfig.NUM_STREAM_THREADS) + APPENDER_THREADS);

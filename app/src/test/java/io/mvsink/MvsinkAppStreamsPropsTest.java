@@ -100,4 +100,22 @@ class MvsinkAppStreamsPropsTest {
         assertEquals(1000L, streamsProps().get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG));
         assertEquals("250", streamsProps("streams.commit.interval.ms", "250").get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG));
     }
+
+    @Test
+    void shouldCreateTheChangelogsToTakeWhatTheProducerSends() {
+        String topicMax = StreamsConfig.topicPrefix("max.message.bytes");
+        assertEquals("1048576", streamsProps().get(topicMax), "the producer's default max.request.size");
+        assertEquals("4194304", streamsProps("streams.producer.max.request.size", "4194304").get(topicMax));
+        assertEquals("2000000", streamsProps("streams.producer.max.request.size", "4194304",
+            "streams.topic.max.message.bytes", "2000000").get(topicMax), "a user's topic setting wins");
+    }
+
+    @Test
+    void shouldCreateItsDeadLetterAndReportsTopicsToTakeWhatTheProducerSends() {
+        Map<String, Object> props = new HashMap<>(Map.of(MvsinkConfig.BOOTSTRAP_SERVERS, "localhost:9092",
+            MvsinkConfig.CORRECTIONS_TOPIC, "orders", MvsinkConfig.BLOB_CONNECTION_STRING, "UseDevelopmentStorage=true",
+            MvsinkConfig.REGISTRY_URL, "http://localhost:8081", "streams.producer.max.request.size", "4194304"));
+        assertEquals("4194304", new MvsinkApp(new MvsinkConfig(props), null).topicSettings().deletingTopicConfigs()
+            .get("max.message.bytes"));
+    }
 }

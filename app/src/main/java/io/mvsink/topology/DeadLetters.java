@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * retention counts from record timestamps, so a dead letter stamped with an old update time
  * would be deleted at the broker's next retention check instead of being kept for its operator.
  *
- * <p>A dead letter larger than the producer sends (its {@code max.request.size}, less headroom:
+ * <p>A dead letter larger than the producer sends or the dead-letter topic takes (its
+ * {@code max.request.size} or the topic's {@code max.message.bytes}, less headroom:
  * bad input as large as a producer may write, plus these headers) goes without the record's value
  * (and, were it still too large, without its headers), with header {@value #VALUE_BYTES} giving the
  * value's size: the send would fail and stop the task at the same record at every restart, and
@@ -60,7 +61,8 @@ final class DeadLetters {
         String why = detail;
         if (value != null && size(key, value, kept) + EXTRA_HEADERS + why.length() * 3L > maxBytes) {
             why = detail + " (the value of " + value.length + " bytes is not copied: the dead letter would be larger"
-                + " than the producer's max.request.size allows; topic, partition and offset say where it is)";
+                + " than the producer's max.request.size or the dead-letter topic's max.message.bytes allows; topic,"
+                + " partition and offset say where it is)";
             value = null;
             if (size(key, null, kept) + EXTRA_HEADERS + why.length() * 3L > maxBytes) {
                 key = null;

@@ -46,7 +46,8 @@ final class InputDecoder {
     /**
      * {@code accepted}: the task's changelogged schema decisions, restored with its other stores;
      * {@code storableRowBytes}: the largest row a record of the task's changelog holds (the producer's
-     * {@code max.request.size} less headroom), whatever {@code max.row.bytes} says.
+     * {@code max.request.size} or the shard's topics' {@code max.message.bytes}, whichever is less,
+     * less headroom), whatever {@code max.row.bytes} says.
      */
     InputDecoder(SchemaRegistry registry, String subject, int maxRowBytes, int storableRowBytes,
                  AcceptedSchemas accepted, Time time) {
@@ -97,8 +98,9 @@ final class InputDecoder {
             // would stop at it at every restart
             return new Decoded.Bad(OVERSIZED_ROW, "row of " + (value.length - WireFormat.HEADER_SIZE)
                 + " bytes is larger than a record of the task's changelog holds (" + storableRowBytes
-                + " bytes: the producer's max.request.size less headroom; raise streams.producer.max.request.size"
-                + " and the changelog topic's max.message.bytes to take it)");
+                + " bytes: the least of the producer's max.request.size and the max.message.bytes of the shard's"
+                + " changelog and dead-letter topics, less headroom; raise streams.producer.max.request.size and"
+                + " max.message.bytes on those topics to take it)");
         }
         byte[] row = Arrays.copyOfRange(value, WireFormat.HEADER_SIZE, value.length);
         return new Decoded.UpdateRecord(timestamp, schemaId, row, diff);

@@ -17,8 +17,10 @@ import java.util.Objects;
  * @param recontribute a contribution not sealed this long after hand-off is contributed again
  *     ({@code recontribute.timeout.ms})
  * @param maxRowBytes a larger row is bad input ({@code max.row.bytes})
- * @param recordBytes the largest record the app's producer sends (its {@code max.request.size}, less
- *     headroom): a larger row is bad input, a larger dead letter goes without the bad record's value
+ * @param recordBytes the largest record the app's producer sends and the shard's changelog and
+ *     dead-letter topics take (its {@code max.request.size} or their {@code max.message.bytes}, whichever
+ *     is least, less headroom): a larger row is bad input, a larger dead letter goes without the bad
+ *     record's value
  */
 public record SinkSettings(String shard, String subject, long intervalMs, int partitionCount, Duration punctuate,
                            Duration recontribute, int maxRowBytes, int recordBytes) {

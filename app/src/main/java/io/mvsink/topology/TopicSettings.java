@@ -11,8 +11,11 @@ import org.apache.kafka.common.config.TopicConfig;
  * so that the log cleaner removes tombstoned diffs within a bounded time: the active segment rolls
  * (and becomes cleanable) within {@link #CONSENSUS_COMPACTION_LAG_MS}, the cleaner runs once a
  * tenth of the log is dirty or a record has waited that long, and tombstones go a day after.
+ * A new reports or dead-letter topic takes records as large as the app's producer sends
+ * ({@code maxMessageBytes}, -1: the broker's default), as the changelogs do ({@code MvsinkApp}'s
+ * {@code topic.max.message.bytes}): a dead letter the topic refused would stop the task at it.
  */
-public record TopicSettings(int replicationFactor, int minInsyncReplicas) {
+public record TopicSettings(int replicationFactor, int minInsyncReplicas, int maxMessageBytes) {
     /** Every setting left to the broker (the one-broker demo and tests). */
     public static final TopicSettings BROKER_DEFAULTS = new TopicSettings(-1, -1);
     /** The consensus topic's {@code segment.ms} and {@code max.compaction.lag.ms}: one hour. */
@@ -22,6 +25,11 @@ public record TopicSettings(int replicationFactor, int minInsyncReplicas) {
     /** The consensus topic's {@code min.cleanable.dirty.ratio}. */
     public static final String CONSENSUS_DIRTY_RATIO = "0.1";
 
+    /** Replication and {@code min.insync.replicas} as given, {@code max.message.bytes} the broker's default. */
+    public TopicSettings(int replicationFactor, int minInsyncReplicas) {
+        this(replicationFactor, minInsyncReplicas, -1);
+    }
+
     /** The replication factor a new topic is created with; empty: the broker's default. */
     public Optional<Short> replication() {
         return replicationFactor < 1 ? Optional.empty() : Optional.of((short) replicationFactor);
@@ -29,7 +37,12 @@ public record TopicSettings(int replicationFactor, int minInsyncReplicas) {
 
     /** The configs of a new reports or dead-letter topic. */
     public Map<String, String> deletingTopicConfigs() {
-        return withInsync(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE));
+        Map<String, String> configs = new HashMap<>(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG,
+            TopicConfig.CLEANUP_POLICY_DELETE));
+        if (maxMessageBytes > 0) {
+            configs.put(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(maxMessageBytes));
+        }
+        return withInsync(configs);
     }
 
     /** The configs of a new consensus topic: compacted, with a bounded time to clean. */

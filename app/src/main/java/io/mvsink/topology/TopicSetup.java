@@ -161,6 +161,38 @@ public final class TopicSetup {
     }
 
     /**
+     * The {@code max.message.bytes} in effect (the topic's own, or the broker's default) of those of
+     * {@code names} that exist, in one request; a topic that does not exist is left out (it will be
+     * created with the configs the caller gives it). Empty if the configs cannot be read (e.g. an ACL
+     * refuses it): the caller then knows no bound beyond its own.
+     */
+    public Map<String, Integer> maxMessageBytes(Collection<String> names) {
+        Map<ConfigResource, KafkaFuture<Config>> futures = admin.describeConfigs(names.stream()
+            .map(name -> new ConfigResource(ConfigResource.Type.TOPIC, name)).toList()).values();
+        Map<String, Integer> bytes = new TreeMap<>();
+        for (Map.Entry<ConfigResource, KafkaFuture<Config>> future : futures.entrySet()) {
+            try {
+                Config config = future.getValue().get(TIMEOUT_S, TimeUnit.SECONDS);
+                Map<String, String> values = new HashMap<>();
+                config.entries().forEach(entry -> values.put(entry.name(), entry.value()));
+                bytes.put(future.getKey().name(), ConsensusTopicCheck.maxMessageBytes(values));
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    LOG.warn("cannot read max.message.bytes of topic {} ({}): records are bounded by the producer's "
+                        + "max.request.size alone", future.getKey().name(), e.getCause().toString());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new TopicException("interrupted while reading the topics' max.message.bytes", e);
+            } catch (TimeoutException e) {
+                LOG.warn("cannot read max.message.bytes of topic {} within {} s: records are bounded by the "
+                    + "producer's max.request.size alone", future.getKey().name(), TIMEOUT_S);
+            }
+        }
+        return bytes;
+    }
+
+    /**
      * Waits, up to about two seconds, until the broker that answers knows the topics just created:
      * Kafka Streams' first assignment describes them, and one it cannot see yet it tries to create
      * again and waits its retry backoff for (100 ms a round). Past that it goes on; Kafka Streams

@@ -30,9 +30,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
+import org.apache.avro.generic.GenericData;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -299,6 +301,17 @@ final class SinkHarness implements AutoCloseable {
             consumer.poll(Duration.ofSeconds(1)).forEach(all::add);
         }
         return all;
+    }
+
+    /** What a snapshot holds when exactly {@code workload}'s updates were sealed (rows with a nonzero count, as text). */
+    static Map<String, Long> snapshotOf(Workload workload) {
+        Map<String, Long> expected = new TreeMap<>();
+        workload.model().forEach((row, count) -> {
+            if (count != 0) {
+                expected.put(GenericData.get().toString(row), count);
+            }
+        });
+        return expected;
     }
 
     /** The value of header {@code name} of {@code r} as text, or null. */
