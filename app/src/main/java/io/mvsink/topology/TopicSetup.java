@@ -72,6 +72,7 @@ public final class TopicSetup {
             .orElseThrow(() -> new TopicException("corrections topic '" + topics.corrections()
                 + "' does not exist: create it (partitioned by row key) or set corrections.topic"))
             .partitions().size();
+        requireCreateTime(topics.corrections());
         int reportsPartitions = ensureTopic(topics.reports(), settings.deletingTopicConfigs());
         ensureTopic(topics.deadLetter(), settings.deletingTopicConfigs());
         ensureTopic(topics.consensus(), settings.consensusTopicConfigs());
@@ -93,6 +94,31 @@ public final class TopicSetup {
             configs.get(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG), maxMessageBytes,
             configs.get(TopicConfig.SEGMENT_MS_CONFIG), configs.get(TopicConfig.MAX_COMPACTION_LAG_MS_CONFIG));
         return new Setup(partitions, maxMessageBytes, warnings, reportsPartitions);
+    }
+
+    /**
+     * Refuses a corrections topic whose broker stamps the records ({@code message.timestamp.type=LogAppendTime},
+     * the topic's own or the broker's {@code log.message.timestamp.type}): a record's timestamp is its
+     * update's time, and such a topic replaces it with the time the broker appended the record. A topic
+     * whose configs cannot be read passes with a warning (the extractor still marks what the broker stamped).
+     */
+    private void requireCreateTime(String corrections) {
+        String type;
+        try {
+            type = configs(corrections).get(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG);
+        } catch (TopicException e) {
+            // the corrections topic is the user's: reading its configs may not be granted to the app
+            LOG.warn("cannot read the configuration of corrections topic '{}' ({}): its message.timestamp.type is"
+                + " not checked; updates the broker stamps (LogAppendTime) are dead-lettered", corrections,
+                e.getMessage());
+            return;
+        }
+        if ("LogAppendTime".equalsIgnoreCase(type == null ? "" : type.trim())) {
+            throw new TopicException("corrections topic '" + corrections + "' has message.timestamp.type=LogAppendTime:"
+                + " the broker replaces each record's timestamp, which is the update's time, with the time it appended"
+                + " the record; set message.timestamp.type=CreateTime on the topic (a broker's"
+                + " log.message.timestamp.type=LogAppendTime is overridden by the topic's own setting)");
+        }
     }
 
     /** Creates the topic with one partition unless it exists; returns its partition count. */
