@@ -274,7 +274,6 @@ public final class MvsinkApp implements AutoCloseable {
             TopicSetup topicSetup = new TopicSetup(kafkaAdmin, topicSettings());
             TopicSetup.Setup setup = topicSetup.setUp(topics);
             RecordBound bound = recordBound(setup.consensusMaxMessageBytes());
-            int recordBytes = recordBytes(topicSetup, setup);
             LaunchLog.step("topics ready: {} partitions, records up to {} bytes", setup.partitions(), bound.bytes());
             CompletableFuture<List<String>> changelogs = CompletableFuture.supplyAsync(
                 () -> createChangelogs(topicSetup, setup), task -> {
@@ -282,6 +281,9 @@ public final class MvsinkApp implements AutoCloseable {
                     thread.setDaemon(true);
                     thread.start();
                 });
+            // beside the changelogs' creation: a changelog created ahead takes what the producer sends, so
+            // whether it is read before or after it exists, the bound is the same
+            int recordBytes = recordBytes(topicSetup, setup);
             ShardState state = ConsensusReader.read(clientProps(), config.consensusTopic(), config.shard(), CONSENSUS_READ);
             LaunchLog.step("consensus topic read");
             BlobOwner owner = Wiring.blobOwner(config, kafkaAdmin);
