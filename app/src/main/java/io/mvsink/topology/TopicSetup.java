@@ -1,9 +1,11 @@
 package io.mvsink.topology;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -72,7 +74,7 @@ public final class TopicSetup {
             .orElseThrow(() -> new TopicException("corrections topic '" + topics.corrections()
                 + "' does not exist: create it (partitioned by row key) or set corrections.topic"))
             .partitions().size();
-        requireCreateTime(topics.corrections());
+        requireAnUpdateLog(topics.corrections());
         int reportsPartitions = ensureTopic(topics.reports(), settings.deletingTopicConfigs());
         ensureTopic(topics.deadLetter(), settings.deletingTopicConfigs());
         ensureTopic(topics.consensus(), settings.consensusTopicConfigs());
@@ -97,27 +99,39 @@ public final class TopicSetup {
     }
 
     /**
-     * Refuses a corrections topic whose broker stamps the records ({@code message.timestamp.type=LogAppendTime},
-     * the topic's own or the broker's {@code log.message.timestamp.type}): a record's timestamp is its
-     * update's time, and such a topic replaces it with the time the broker appended the record. A topic
-     * whose configs cannot be read passes with a warning (the extractor still marks what the broker stamped).
+     * Refuses a corrections topic that cannot carry the input as produced: one whose broker stamps the
+     * records ({@code message.timestamp.type=LogAppendTime}, the topic's own or the broker's
+     * {@code log.message.timestamp.type}), as a record's timestamp is its update's time; and a compacted
+     * one ({@code cleanup.policy} holding {@code compact}), whose cleaner keeps only the last record per
+     * key (an insert and its retraction come down to the retraction, progress records are tombstones),
+     * so that a lagging or replaying task would read other input than was produced. A topic whose
+     * configs cannot be read passes with a warning.
      */
-    private void requireCreateTime(String corrections) {
-        String type;
+    private void requireAnUpdateLog(String corrections) {
+        Map<String, String> configs;
         try {
-            type = configs(corrections).get(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG);
+            configs = configs(corrections);
         } catch (TopicException e) {
             // the corrections topic is the user's: reading its configs may not be granted to the app
-            LOG.warn("cannot read the configuration of corrections topic '{}' ({}): its message.timestamp.type is"
-                + " not checked; updates the broker stamps (LogAppendTime) are dead-lettered", corrections,
-                e.getMessage());
+            LOG.warn("cannot read the configuration of corrections topic '{}' ({}): its message.timestamp.type and"
+                + " cleanup.policy are not checked", corrections, e.getMessage());
             return;
         }
+        String type = configs.getOrDefault(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "");
         if ("LogAppendTime".equalsIgnoreCase(type == null ? "" : type.trim())) {
             throw new TopicException("corrections topic '" + corrections + "' has message.timestamp.type=LogAppendTime:"
                 + " the broker replaces each record's timestamp, which is the update's time, with the time it appended"
                 + " the record; set message.timestamp.type=CreateTime on the topic (a broker's"
                 + " log.message.timestamp.type=LogAppendTime is overridden by the topic's own setting)");
+        }
+        String policy = configs.getOrDefault(TopicConfig.CLEANUP_POLICY_CONFIG, "");
+        String cleanup = policy == null ? "" : policy.replace(" ", "");
+        if (Arrays.asList(cleanup.toLowerCase(Locale.ROOT).split(",")).contains(TopicConfig.CLEANUP_POLICY_COMPACT)) {
+            throw new TopicException("corrections topic '" + corrections + "' has cleanup.policy=" + cleanup
+                + ": compaction keeps only the last record per key (an insert and its retraction come down to the"
+                + " retraction, progress records are deleted as tombstones), so the sink would read other updates"
+                + " than were produced; set cleanup.policy=delete on the topic (with retention.ms=-1 or a size bound,"
+                + " README, input contract)");
         }
     }
 
