@@ -384,8 +384,9 @@ public final class MvsinkApp implements AutoCloseable {
     /**
      * The largest record the shard's producers may send to its own topics: the producer's
      * {@code max.request.size} (with this app's overrides), the {@code max.message.bytes} its changelogs
-     * are created with ({@code topic.max.message.bytes}, {@link #streamsProps}) and that in effect on the
-     * changelog and dead-letter topics that exist, whichever is least, less headroom. A larger row is
+     * are created with ({@code topic.max.message.bytes}, set by {@link #streamsProps} above the broker's
+     * default) and that in effect on the changelog and dead-letter topics that exist, whichever is
+     * least, less headroom. A larger row is
      * dead-lettered as oversized, a larger dead letter goes without the bad record's value: written,
      * the broker would refuse it and the task stop at it at every restart. A topic that bounds records
      * below the producer's request size (made before the option was raised, or by an operator) is named
@@ -394,8 +395,8 @@ public final class MvsinkApp implements AutoCloseable {
     private int recordBytes(TopicSetup topicSetup, TopicSetup.Setup setup) {
         Properties props = streamsProps();
         long requestSize = producerMaxRequestSize(props);
-        long bound = Math.min(requestSize, Long.parseLong(props.getProperty(
-            StreamsConfig.topicPrefix(TopicConfig.MAX_MESSAGE_BYTES_CONFIG)).trim()));
+        String created = props.getProperty(StreamsConfig.topicPrefix(TopicConfig.MAX_MESSAGE_BYTES_CONFIG));
+        long bound = created == null ? requestSize : Math.min(requestSize, Long.parseLong(created.trim()));
         List<String> own = new ArrayList<>(SinkTopology.changelogs(config.applicationId(), setup.partitions(),
             setup.reportsPartitions()).keySet());
         own.add(topics.deadLetter());
@@ -495,7 +496,12 @@ public final class MvsinkApp implements AutoCloseable {
     TopicSettings topicSettings() {
         return new TopicSettings(config.getInt(MvsinkConfig.TOPICS_REPLICATION_FACTOR),
             config.getInt(MvsinkConfig.TOPICS_MIN_INSYNC_REPLICAS),
-            (int) Math.min(Integer.MAX_VALUE, producerMaxRequestSize(streamsProps())));
+            createdMaxMessageBytes(producerMaxRequestSize(streamsProps())));
+    }
+
+    /** The {@code max.message.bytes} of a topic mvsink creates: the producer's request size above the broker's default, else none (-1). */
+    private static int createdMaxMessageBytes(long requestSize) {
+        return requestSize > RecordBound.BROKER_DEFAULT_MAX_MESSAGE_BYTES ? (int) Math.min(Integer.MAX_VALUE, requestSize) : -1;
     }
 
     /**
@@ -533,9 +539,13 @@ public final class MvsinkApp implements AutoCloseable {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.getString(MvsinkConfig.BOOTSTRAP_SERVERS));
         // the changelogs take what the producer sends (a buffered row, a block): one the broker refused
-        // would stop its task at every restart; a topic that exists keeps its own (recordBytes bounds by it)
-        props.putIfAbsent(StreamsConfig.topicPrefix(TopicConfig.MAX_MESSAGE_BYTES_CONFIG),
-            Long.toString(Math.min(Integer.MAX_VALUE, producerMaxRequestSize(props))));
+        // would stop its task at every restart; a topic that exists keeps its own (recordBytes bounds by it).
+        // Set only above the broker's default, so that a default app's topics carry no override a
+        // cluster's topic policy could refuse
+        int created = createdMaxMessageBytes(producerMaxRequestSize(props));
+        if (created > 0) {
+            props.putIfAbsent(StreamsConfig.topicPrefix(TopicConfig.MAX_MESSAGE_BYTES_CONFIG), Integer.toString(created));
+        }
         // one thread more for the appender's task: with as many threads as partitions it has one of its own,
         // and polls for reports without processing a corrections task's backlog first (docs/ARCHITECTURE.md, "Start-up")
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.getInt(MvsinkConfig.NUM_STREAM_THREADS) + APPENDER_THREADS);

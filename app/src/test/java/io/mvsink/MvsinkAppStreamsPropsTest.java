@@ -104,7 +104,7 @@ class MvsinkAppStreamsPropsTest {
     @Test
     void shouldCreateTheChangelogsToTakeWhatTheProducerSends() {
         String topicMax = StreamsConfig.topicPrefix("max.message.bytes");
-        assertEquals("1048576", streamsProps().get(topicMax), "the producer's default max.request.size");
+        assertNull(streamsProps().get(topicMax), "at the producer's default, the broker's default is left alone");
         assertEquals("4194304", streamsProps("streams.producer.max.request.size", "4194304").get(topicMax));
         assertEquals("2000000", streamsProps("streams.producer.max.request.size", "4194304",
             "streams.topic.max.message.bytes", "2000000").get(topicMax), "a user's topic setting wins");
@@ -117,5 +117,8 @@ class MvsinkAppStreamsPropsTest {
             MvsinkConfig.REGISTRY_URL, "http://localhost:8081", "streams.producer.max.request.size", "4194304"));
         assertEquals("4194304", new MvsinkApp(new MvsinkConfig(props), null).topicSettings().deletingTopicConfigs()
             .get("max.message.bytes"));
+        props.remove("streams.producer.max.request.size");
+        assertNull(new MvsinkApp(new MvsinkConfig(props), null).topicSettings().deletingTopicConfigs()
+            .get("max.message.bytes"), "at the producer's default, the broker's default is left alone");
     }
 }

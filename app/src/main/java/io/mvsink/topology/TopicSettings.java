@@ -12,8 +12,9 @@ import org.apache.kafka.common.config.TopicConfig;
  * (and becomes cleanable) within {@link #CONSENSUS_COMPACTION_LAG_MS}, the cleaner runs once a
  * tenth of the log is dirty or a record has waited that long, and tombstones go a day after.
  * A new reports or dead-letter topic takes records as large as the app's producer sends
- * ({@code maxMessageBytes}, -1: the broker's default), as the changelogs do ({@code MvsinkApp}'s
- * {@code topic.max.message.bytes}): a dead letter the topic refused would stop the task at it.
+ * ({@code maxMessageBytes}, -1: the broker's default, as when the producer's size is at Kafka's
+ * default), as the changelogs do ({@code MvsinkApp}'s {@code topic.max.message.bytes}): a dead letter
+ * the topic refused would stop the task at it.
  */
 public record TopicSettings(int replicationFactor, int minInsyncReplicas, int maxMessageBytes) {
     /** Every setting left to the broker (the one-broker demo and tests). */
