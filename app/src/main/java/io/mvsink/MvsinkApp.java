@@ -386,11 +386,10 @@ public final class MvsinkApp implements AutoCloseable {
      * {@code max.request.size} (with this app's overrides), the {@code max.message.bytes} its changelogs
      * are created with ({@code topic.max.message.bytes}, set by {@link #streamsProps} above the broker's
      * default) and that in effect on the changelog and dead-letter topics that exist, whichever is
-     * least, less headroom. A larger row is
-     * dead-lettered as oversized, a larger dead letter goes without the bad record's value: written,
-     * the broker would refuse it and the task stop at it at every restart. A topic that bounds records
-     * below the producer's request size (made before the option was raised, or by an operator) is named
-     * in a warning.
+     * least, less headroom. A larger row is dead-lettered as oversized, a larger dead letter goes
+     * without the bad record's value: written, the broker would refuse it and the task stop at it at
+     * every restart. A topic that bounds records below the producer's request size (made before the
+     * option was raised, or by an operator) is named in a warning.
      */
     private int recordBytes(TopicSetup topicSetup, TopicSetup.Setup setup) {
         Properties props = streamsProps();

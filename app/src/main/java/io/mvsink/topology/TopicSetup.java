@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
@@ -117,15 +118,14 @@ public final class TopicSetup {
                 + " cleanup.policy are not checked", corrections, e.getMessage());
             return;
         }
-        String type = configs.getOrDefault(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "");
-        if ("LogAppendTime".equalsIgnoreCase(type == null ? "" : type.trim())) {
+        String type = Objects.toString(configs.get(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG), "").trim();
+        if ("LogAppendTime".equalsIgnoreCase(type)) {
             throw new TopicException("corrections topic '" + corrections + "' has message.timestamp.type=LogAppendTime:"
                 + " the broker replaces each record's timestamp, which is the update's time, with the time it appended"
                 + " the record; set message.timestamp.type=CreateTime on the topic (a broker's"
                 + " log.message.timestamp.type=LogAppendTime is overridden by the topic's own setting)");
         }
-        String policy = configs.getOrDefault(TopicConfig.CLEANUP_POLICY_CONFIG, "");
-        String cleanup = policy == null ? "" : policy.replace(" ", "");
+        String cleanup = Objects.toString(configs.get(TopicConfig.CLEANUP_POLICY_CONFIG), "").replace(" ", "");
         if (Arrays.asList(cleanup.toLowerCase(Locale.ROOT).split(",")).contains(TopicConfig.CLEANUP_POLICY_COMPACT)) {
             throw new TopicException("corrections topic '" + corrections + "' has cleanup.policy=" + cleanup
                 + ": compaction keeps only the last record per key (an insert and its retraction come down to the"
@@ -212,10 +212,8 @@ public final class TopicSetup {
         Map<String, Integer> bytes = new TreeMap<>();
         for (Map.Entry<ConfigResource, KafkaFuture<Config>> future : futures.entrySet()) {
             try {
-                Config config = future.getValue().get(TIMEOUT_S, TimeUnit.SECONDS);
-                Map<String, String> values = new HashMap<>();
-                config.entries().forEach(entry -> values.put(entry.name(), entry.value()));
-                bytes.put(future.getKey().name(), ConsensusTopicCheck.maxMessageBytes(values));
+                bytes.put(future.getKey().name(), ConsensusTopicCheck.maxMessageBytes(
+                    values(future.getValue().get(TIMEOUT_S, TimeUnit.SECONDS))));
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
                     LOG.warn("cannot read max.message.bytes of topic {} ({}): records are bounded by the producer's "
@@ -299,9 +297,7 @@ public final class TopicSetup {
             try {
                 Config config = admin.describeConfigs(List.of(resource)).all().get(TIMEOUT_S, TimeUnit.SECONDS)
                     .get(resource);
-                Map<String, String> values = new HashMap<>();
-                config.entries().forEach(entry -> values.put(entry.name(), entry.value()));
-                return values;
+                return values(config);
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || attempt == METADATA_ATTEMPTS) {
                     throw new TopicException("cannot read the configuration of topic '" + name + "': "
@@ -312,6 +308,12 @@ public final class TopicSetup {
                 throw new TopicException("cannot read the configuration of topic '" + name + "': " + e, e);
             }
         }
+    }
+
+    private static Map<String, String> values(Config config) {
+        Map<String, String> values = new HashMap<>();
+        config.entries().forEach(entry -> values.put(entry.name(), entry.value()));
+        return values;
     }
 
     private static void pause(int attempt) {

@@ -46,15 +46,7 @@ class LargeDeadLetterIT {
             Arrays.fill(notAvro, (byte) '{');
             raw.send(new ProducerRecord<>(sink.correctionsTopic(), 0, 1_000L,
                 "big".getBytes(StandardCharsets.UTF_8), notAvro)).get(30, TimeUnit.SECONDS);
-            Workload workload = new Workload(3, 20, 0.2);
-            for (int i = 0; i < 100; i++) {
-                Workload.Correction c = workload.next();
-                producer.update(c.key(), c.row(), 2_000 + i, c.diff());
-            }
-            producer.progress(5_000);
-            producer.flush();
-
-            sink.awaitUpperWhileRunning(app, 5_000, Duration.ofSeconds(60));
+            Workload workload = sink.sealSmallUpdatesAfter(app, producer, Duration.ofSeconds(60));
             // the topic model cannot read the bad record: the workload's own model is the reference here
             assertEquals(SinkHarness.snapshotOf(workload), sink.snapshot(sink.state()));
             sink.assertEveryAppendIsAnExactCover();

@@ -129,15 +129,7 @@ class LargeRowIT {
     private static Workload largeRowThenSmallOnes(SinkHarness sink, CorrectionProducer producer) {
         MvsinkApp app = sink.startApp(1);
         producer.update("large", row(0, LARGE), 1_000, 1);
-        Workload workload = new Workload(3, 20, 0.2);
-        for (int i = 0; i < 100; i++) {
-            Workload.Correction c = workload.next();
-            producer.update(c.key(), c.row(), 2_000 + i, c.diff());
-        }
-        producer.progress(5_000);
-        producer.flush();
-        sink.awaitUpperWhileRunning(app, 5_000, Duration.ofSeconds(90));
-        return workload;
+        return sink.sealSmallUpdatesAfter(app, producer, Duration.ofSeconds(90));
     }
 
     private static CorrectionProducer largeProducer(SinkHarness sink) {

@@ -303,6 +303,23 @@ final class SinkHarness implements AutoCloseable {
         return all;
     }
 
+    /**
+     * Sends 100 small updates (times 2,000 on) and progress to 5,000, then waits for that seal while
+     * {@code app} runs: what follows a record under test (e.g. a large one). Returns the updates'
+     * workload, whose model is what they add to the shard.
+     */
+    Workload sealSmallUpdatesAfter(MvsinkApp app, CorrectionProducer producer, Duration atMost) {
+        Workload workload = new Workload(3, 20, 0.2);
+        for (int i = 0; i < 100; i++) {
+            Workload.Correction c = workload.next();
+            producer.update(c.key(), c.row(), 2_000 + i, c.diff());
+        }
+        producer.progress(5_000);
+        producer.flush();
+        awaitUpperWhileRunning(app, 5_000, atMost);
+        return workload;
+    }
+
     /** What a snapshot holds when exactly {@code workload}'s updates were sealed (rows with a nonzero count, as text). */
     static Map<String, Long> snapshotOf(Workload workload) {
         Map<String, Long> expected = new TreeMap<>();
